@@ -1,0 +1,112 @@
+import { Command } from '@nestjs/cqrs';
+import type { ApiForm, TransactionState } from '../events/transaction-events.js';
+import type { Kurus } from '../money/kurus.js';
+
+/**
+ * Commands sent to the ledger. They are plain serialisable data (bigint kuruş is sent as a string
+ * by the distributed transport), so the same classes travel over the in-process bus and NATS.
+ */
+
+export interface ActorRef {
+  operatorId?: string;
+  /** 'gateway', 'panel', 'webhook', 'system' ... */
+  source: string;
+  ip?: string;
+}
+
+export interface CustomerRef {
+  fullName: string;
+  username?: string;
+  userId?: string;
+}
+
+/** What the ledger answers for a created (or idempotently repeated) transaction. */
+export interface TransactionView {
+  transactionId: string;
+  number: number;
+  type: 'deposit' | 'withdrawal';
+  state: TransactionState;
+  merchantId: string;
+  providerId: string;
+  infrastructureId: string;
+  form: ApiForm;
+  externalId: string;
+  amountKurus: string;
+  originalAmountKurus: string;
+  feeKurus: string;
+  customer: CustomerRef;
+  bankAccount?: { bankAccountId: string; bank: string; holderName: string; iban: string; fast: boolean };
+  iban?: string;
+  paymentToken?: string;
+  expiresAt?: string;
+  callbackUrl?: string;
+  echo: Record<string, string>;
+  assignee?: string;
+  reason?: string;
+  createdAt: string;
+  updatedAt: string;
+  /** true when this answer replays an earlier identical request. */
+  replayed?: boolean;
+}
+
+interface OriginFields {
+  merchantId: string;
+  providerId: string;
+  infrastructureId: string;
+  form: ApiForm;
+  externalId: string;
+  amountKurus: Kurus;
+  customer: CustomerRef;
+  requestFingerprint: string;
+  callbackUrl?: string;
+  echo?: Record<string, string>;
+  actor: ActorRef;
+}
+
+export class RequestDepositCommand extends Command<TransactionView> {
+  constructor(readonly input: OriginFields & { preferredBankCode?: string }) {
+    super();
+  }
+}
+
+export class RequestWithdrawalCommand extends Command<TransactionView> {
+  constructor(readonly input: OriginFields & { iban: string }) {
+    super();
+  }
+}
+
+export class ReportPaymentCommand extends Command<TransactionView> {
+  constructor(readonly input: { transactionId: string; actor: ActorRef }) {
+    super();
+  }
+}
+
+export class AssignTransactionCommand extends Command<TransactionView> {
+  constructor(readonly input: { transactionId: string; assignee: string; actor: ActorRef }) {
+    super();
+  }
+}
+
+export class ChangeAmountCommand extends Command<TransactionView> {
+  constructor(readonly input: { transactionId: string; amountKurus: Kurus; actor: ActorRef }) {
+    super();
+  }
+}
+
+export class ApproveTransactionCommand extends Command<TransactionView> {
+  constructor(readonly input: { transactionId: string; actor: ActorRef; allowExpired?: boolean }) {
+    super();
+  }
+}
+
+export class RejectTransactionCommand extends Command<TransactionView> {
+  constructor(readonly input: { transactionId: string; reason: string; actor: ActorRef }) {
+    super();
+  }
+}
+
+export class ExpireTransactionCommand extends Command<TransactionView> {
+  constructor(readonly input: { transactionId: string; now: Date }) {
+    super();
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Stable machine error codes (Stripe style): the `errorCode` field of every error body.
+ * Codes never change meaning once shipped; new cases get new codes.
+ */
+export const ERROR_CODES = {
+  validation_failed: 400,
+  malformed_json: 400,
+  invalid_amount: 400,
+  invalid_iban: 400,
+  invalid_credentials: 401,
+  invalid_signature: 401,
+  ip_not_allowed: 403,
+  provider_disabled: 403,
+  merchant_disabled: 403,
+  callback_url_mismatch: 400,
+  not_found: 404,
+  transaction_not_found: 404,
+  duplicate_transaction: 409,
+  concurrency_conflict: 409,
+  payload_too_large: 413,
+  amount_out_of_range: 422,
+  insufficient_balance: 422,
+  invalid_state_transition: 422,
+  transaction_final: 422,
+  rate_limited: 429,
+  no_receiving_account: 503,
+  unavailable: 503,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function httpStatusOf(code: ErrorCode): number {
+  return ERROR_CODES[code];
+}

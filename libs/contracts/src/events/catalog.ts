@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import * as tx from './transaction-events.js';
+import * as ledger from './ledger-events.js';
+import * as config from './config-events.js';
+
+/** Every event type with its current schema version and payload schema: the one catalogue. */
+export const EVENT_CATALOG = {
+  DepositRequested: { version: 1, schema: tx.DepositRequestedV1 },
+  WithdrawalRequested: { version: 1, schema: tx.WithdrawalRequestedV1 },
+  PaymentReported: { version: 1, schema: tx.PaymentReportedV1 },
+  TransactionAssigned: { version: 1, schema: tx.TransactionAssignedV1 },
+  TransactionAmountChanged: { version: 1, schema: tx.TransactionAmountChangedV1 },
+  TransactionApproved: { version: 1, schema: tx.TransactionApprovedV1 },
+  TransactionRejected: { version: 1, schema: tx.TransactionRejectedV1 },
+  TransactionExpired: { version: 1, schema: tx.TransactionExpiredV1 },
+  TransfersPosted: { version: 1, schema: ledger.TransfersPostedV1 },
+  TransfersReserved: { version: 1, schema: ledger.TransfersReservedV1 },
+  ReservationPosted: { version: 1, schema: ledger.ReservationPostedV1 },
+  ReservationVoided: { version: 1, schema: ledger.ReservationVoidedV1 },
+  ReservationChanged: { version: 1, schema: ledger.ReservationChangedV1 },
+  InfrastructureConfigured: { version: 1, schema: config.InfrastructureConfiguredV1 },
+  MerchantConfigured: { version: 1, schema: config.MerchantConfiguredV1 },
+  ProviderConfigured: { version: 1, schema: config.ProviderConfiguredV1 },
+  BankAccountConfigured: { version: 1, schema: config.BankAccountConfiguredV1 },
+  OperatorConfigured: { version: 1, schema: config.OperatorConfiguredV1 },
+} as const;
+
+export type EventType = keyof typeof EVENT_CATALOG;
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]['schema']>;
+
+/** A typed domain event as the ledger produces it, before the store gives it a position. */
+export interface DomainEvent<T extends EventType = EventType> {
+  type: T;
+  data: EventData<T>;
+}
+
+export function domainEvent<T extends EventType>(type: T, data: EventData<T>): DomainEvent<T> {
+  return { type, data: EVENT_CATALOG[type].schema.parse(data) as EventData<T> };
+}
+
+export const STREAMS = {
+  transaction: (transactionId: string) => `txn-${transactionId}`,
+  merchantLedger: (merchantId: string) => `merchant-ledger-${merchantId}`,
+  merchant: (merchantId: string) => `merchant-${merchantId}`,
+  provider: (providerId: string) => `provider-${providerId}`,
+  infrastructure: (infrastructureId: string) => `infrastructure-${infrastructureId}`,
+  bankAccount: (bankAccountId: string) => `bank-account-${bankAccountId}`,
+  operator: (operatorId: string) => `operator-${operatorId}`,
+} as const;

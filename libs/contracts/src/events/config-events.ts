@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { KurusStringSchema } from '../money/kurus.js';
+
+/**
+ * Configuration changes are events too: each carries the whole record after the change, so the
+ * previous event of the stream is the "before" and the audit trail needs no second table.
+ */
+export const API_FORM_NAMES = ['merchant', 'h2h', 'infrastructure'] as const;
+export const CALLBACK_FORMATS = ['merchant', 'h2h', 'infrastructure', 'md5'] as const;
+
+export const InfrastructureConfiguredV1 = z.object({
+  infrastructureId: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  apiForm: z.enum(API_FORM_NAMES),
+  callbackFormat: z.enum(CALLBACK_FORMATS),
+  callbackDeposit: z.string(),
+  callbackWithdrawal: z.string(),
+  webhookAllowedIps: z.array(z.string()),
+});
+
+export const MerchantConfiguredV1 = z.object({
+  merchantId: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  minAmountKurus: KurusStringSchema,
+  maxAmountKurus: KurusStringSchema,
+  depositCommissionBp: z.number().int().min(0).max(10_000),
+  withdrawalCommissionBp: z.number().int().min(0).max(10_000),
+  overdraftLimitKurus: KurusStringSchema,
+});
+
+export const ProviderConfiguredV1 = z.object({
+  providerId: z.string(),
+  /** The contract's integer `providerId` of /test-auth. */
+  number: z.number().int().positive(),
+  merchantId: z.string(),
+  infrastructureId: z.string(),
+  name: z.string(),
+  apiKey: z.string(),
+  /** AES-256-GCM ciphertext (see SecretBox); the plain secret never enters the event stream. */
+  apiSecretSealed: z.string(),
+  apiAllowedIps: z.array(z.string()),
+  active: z.boolean(),
+});
+
+export const BankAccountConfiguredV1 = z.object({
+  bankAccountId: z.string(),
+  bank: z.string(),
+  bankCode: z.string(),
+  iban: z.string(),
+  holderName: z.string(),
+  fast: z.boolean(),
+  minAmountKurus: KurusStringSchema,
+  maxAmountKurus: KurusStringSchema,
+  dailyLimitKurus: KurusStringSchema,
+  active: z.boolean(),
+});
+
+export const OperatorConfiguredV1 = z.object({
+  operatorId: z.string(),
+  username: z.string(),
+  passwordHash: z.string(),
+  role: z.string(),
+  active: z.boolean(),
+});

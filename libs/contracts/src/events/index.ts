@@ -1,0 +1,4 @@
+export * from './transaction-events.js';
+export * from './ledger-events.js';
+export * from './config-events.js';
+export * from './catalog.js';

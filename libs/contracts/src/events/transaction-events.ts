@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { KurusStringSchema } from '../money/kurus.js';
+
+/**
+ * Events of one transaction's stream (`txn-<uuid>`). Every event type carries a schema version;
+ * a change to a payload means a new version with an upcaster, never an edit of an old one.
+ */
+
+export const API_FORMS = ['merchant', 'h2h', 'infrastructure', 'panel'] as const;
+export const ApiFormSchema = z.enum(API_FORMS);
+export type ApiForm = z.infer<typeof ApiFormSchema>;
+
+export const DEPOSIT_STATES = ['awaiting_payment', 'payment_reported', 'approved', 'rejected', 'expired'] as const;
+export const WITHDRAWAL_STATES = ['pending', 'processing', 'approved', 'rejected'] as const;
+export const TRANSACTION_STATES = [...new Set([...DEPOSIT_STATES, ...WITHDRAWAL_STATES])] as const;
+export type TransactionState = (typeof DEPOSIT_STATES)[number] | (typeof WITHDRAWAL_STATES)[number];
+export const FINAL_STATES: readonly TransactionState[] = ['approved', 'rejected'];
+
+const CustomerSchema = z.object({
+  fullName: z.string(),
+  username: z.string().optional(),
+  userId: z.string().optional(),
+});
+
+const OriginSchema = z.object({
+  merchantId: z.string(),
+  providerId: z.string(),
+  infrastructureId: z.string(),
+  form: ApiFormSchema,
+  externalId: z.string(),
+  /** sha256 of the canonical request payload: a repeat with another payload is a duplicate (409). */
+  requestFingerprint: z.string(),
+  callbackUrl: z.string().optional(),
+  /** form-specific echo fields kept for callbacks (OperationGuid, SecurityKey ...). */
+  echo: z.record(z.string(), z.string()).default({}),
+});
+
+export const DepositRequestedV1 = OriginSchema.extend({
+  transactionId: z.uuid(),
+  number: z.number().int().positive(),
+  amountKurus: KurusStringSchema,
+  customer: CustomerSchema,
+  bankAccountId: z.string(),
+  paymentToken: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+
+export const WithdrawalRequestedV1 = OriginSchema.extend({
+  transactionId: z.uuid(),
+  number: z.number().int().positive(),
+  amountKurus: KurusStringSchema,
+  feeKurus: KurusStringSchema,
+  customer: CustomerSchema,
+  iban: z.string(),
+});
+
+const ActorSchema = z.object({ operatorId: z.string().optional(), source: z.string() });
+
+export const PaymentReportedV1 = z.object({ transactionId: z.uuid() });
+export const TransactionAssignedV1 = z.object({ transactionId: z.uuid(), assignee: z.string(), by: ActorSchema });
+export const TransactionAmountChangedV1 = z.object({
+  transactionId: z.uuid(),
+  fromKurus: KurusStringSchema,
+  toKurus: KurusStringSchema,
+  feeKurus: KurusStringSchema,
+  by: ActorSchema,
+});
+export const TransactionApprovedV1 = z.object({
+  transactionId: z.uuid(),
+  amountKurus: KurusStringSchema,
+  fromState: z.string(),
+  by: ActorSchema,
+});
+export const TransactionRejectedV1 = z.object({
+  transactionId: z.uuid(),
+  reason: z.string(),
+  fromState: z.string(),
+  by: ActorSchema,
+});
+export const TransactionExpiredV1 = z.object({ transactionId: z.uuid() });

@@ -1,0 +1,2 @@
+export * from './h2h.js';
+export * from './status.js';
