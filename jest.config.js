@@ -14,14 +14,18 @@ const workspace = (dir) => `<rootDir>/${dir}/src/index.ts`;
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, sourceMaps: 'inline' }] },
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false, sourceMaps: 'inline' }] },
   moduleNameMapper: {
     '^@transfergate/(contracts|event-store)$': workspace('libs/$1'),
     '^@transfergate/(gateway-api|ledger|panel-api|callback-dispatcher|webhook-ingest)$': workspace('services/$1'),
     '^@transfergate/all-in-one$': workspace('apps/all-in-one'),
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/{libs,services,apps}/*/src/**/*.spec.ts', '<rootDir>/{libs,services,apps}/*/test/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/{libs,services,apps}/*/src/**/*.spec.ts',
+    '<rootDir>/{libs,services,apps}/*/test/**/*.spec.ts',
+    '<rootDir>/test/**/*.spec.ts',
+  ],
   testTimeout: 60_000,
   maxWorkers: 2,
 };

@@ -32,9 +32,7 @@ export function parseAmount(input: unknown): ParsedAmount {
   if (/^-/.test(text)) return { ok: false, reason: 'not_positive' };
   const match = DECIMAL.exec(text);
   if (!match) {
-    return /^\d{14,}(\.\d+)?$/.test(text)
-      ? { ok: false, reason: 'too_large' }
-      : { ok: false, reason: 'not_a_number' };
+    return /^\d{14,}(\.\d+)?$/.test(text) ? { ok: false, reason: 'too_large' } : { ok: false, reason: 'not_a_number' };
   }
   const whole = BigInt(match[1]!);
   const fraction = BigInt((match[2] ?? '').padEnd(2, '0'));

@@ -1,0 +1,39 @@
+import { PGlite } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+
+/**
+ * Embedded PostgreSQL (PGlite, WASM). One connection: PGlite queues statements and runs
+ * transactions one at a time, so concurrency here is serialised by the engine itself.
+ * `dataDir` undefined means in memory (tests).
+ */
+export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(dataDir ? { dataDir } : {});
+
+  const database: SqlDatabase = {
+    kind: 'pglite',
+    async query<Row>(sql: string, params?: readonly unknown[]) {
+      const result = await db.query<Row>(sql, params as unknown[] | undefined);
+      return { rows: result.rows };
+    },
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return db.transaction(async (tx) => {
+        const executor: SqlExecutor = {
+          async query<Row>(sql: string, params?: readonly unknown[]) {
+            const result = await tx.query<Row>(sql, params as unknown[] | undefined);
+            return { rows: result.rows };
+          },
+        };
+        return work(executor);
+      });
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    async close() {
+      await db.close();
+    },
+  };
+  return database;
+}

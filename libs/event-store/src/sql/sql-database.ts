@@ -1,0 +1,25 @@
+/**
+ * The one SQL surface the event store and read models use, so the same code runs on a PostgreSQL
+ * server (pg Pool) and on embedded PGlite. Parameters are $1..$n; callers cast in SQL (::jsonb,
+ * ::bigint) and read int8/xid8 columns as text so both drivers return the same JS types.
+ */
+export interface SqlExecutor {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<{ rows: Row[] }>;
+}
+
+export interface SqlDatabase extends SqlExecutor {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `work` in one transaction (READ COMMITTED); commits on return, rolls back on throw. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Runs a multi-statement script without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** SQLSTATE of a PostgreSQL error, whichever driver raised it. */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export const UNIQUE_VIOLATION = '23505';

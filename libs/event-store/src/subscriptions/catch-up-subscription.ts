@@ -1,0 +1,168 @@
+import type { SqlExecutor } from '../sql/sql-database.js';
+import type { GlobalPosition, RecordedEvent } from '../store/event-store.js';
+import type { PostgresEventStore } from '../store/postgres-event-store.js';
+
+export interface ConsumerOptions {
+  /** Unique consumer name: its checkpoint and lease row. */
+  name: string;
+  /** Instance id holding the lease (host:pid:random by default). */
+  owner: string;
+  batchSize?: number;
+  /** Longest sleep when idle; an append in this process wakes the consumer at once. */
+  idlePollMs?: number;
+  /** A lease not renewed for this long is taken over by another instance. */
+  leaseMs?: number;
+  /**
+   * transactional: the handler runs in the same database transaction as the checkpoint update, so
+   * a projection into the same database applies each batch exactly once.
+   * after: the handler runs first, the checkpoint after (side effects elsewhere: at-least-once,
+   * handlers must be idempotent by event id).
+   */
+  mode: 'transactional' | 'after';
+  handle: (events: RecordedEvent[], tx: SqlExecutor) => Promise<void>;
+  onError?: (error: unknown) => void;
+}
+
+export interface RunningConsumer {
+  readonly name: string;
+  /** Position of the last handled event. */
+  position(): GlobalPosition;
+  /** Resolves once the consumer has handled everything up to `position` (or rejects after timeoutMs). */
+  waitUntil(position: GlobalPosition, timeoutMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const DEFAULT_BATCH = 500;
+
+/**
+ * Catch-up subscription on the store with a persisted checkpoint and a lease, so exactly one
+ * instance of a consumer runs at a time across processes and a crashed one is taken over.
+ */
+export async function startConsumer(store: PostgresEventStore, options: ConsumerOptions): Promise<RunningConsumer> {
+  const db = store.database;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const idlePollMs = options.idlePollMs ?? 250;
+  const leaseMs = options.leaseMs ?? 15_000;
+  await db.query(`insert into es_checkpoints (consumer) values ($1) on conflict (consumer) do nothing`, [options.name]);
+
+  let stopped = false;
+  let current: GlobalPosition = { commitXid: '0', seq: '0' };
+  const waiters = new Set<{ target: GlobalPosition; resolve: () => void }>();
+
+  /** Takes or renews the lease; answers the stored checkpoint, or undefined when another owner holds it. */
+  const acquire = async (executor: SqlExecutor): Promise<GlobalPosition | undefined> => {
+    const { rows } = await executor.query<{ commit_xid: string; seq: string }>(
+      `update es_checkpoints set lease_owner = $2, lease_until = now() + ($3::int * interval '1 millisecond')
+       where consumer = $1 and (lease_owner is null or lease_owner = $2 or lease_until < now())
+       returning commit_xid::text, seq::text`,
+      [options.name, options.owner, leaseMs],
+    );
+    const row = rows[0];
+    return row ? { commitXid: row.commit_xid, seq: row.seq } : undefined;
+  };
+
+  const saveCheckpoint = async (executor: SqlExecutor, position: GlobalPosition): Promise<void> => {
+    const { rows } = await executor.query(
+      `update es_checkpoints set commit_xid = $2::text::xid8, seq = $3::bigint, updated_at = now(),
+         lease_until = now() + ($5::int * interval '1 millisecond')
+       where consumer = $1 and lease_owner = $4 returning 1`,
+      [options.name, position.commitXid, position.seq, options.owner, leaseMs],
+    );
+    if (rows.length !== 1) throw new LeaseLostError(options.name);
+  };
+
+  const releaseWaiters = () => {
+    for (const waiter of waiters) {
+      if (!isBefore(current, waiter.target)) {
+        waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  };
+
+  const step = async (): Promise<number> => {
+    const from = await acquire(db);
+    if (!from) return -1;
+    current = from;
+    const events = await store.readAll(from, batchSize);
+    if (events.length === 0) {
+      releaseWaiters();
+      return 0;
+    }
+    const last = events[events.length - 1]!.position;
+    if (options.mode === 'transactional') {
+      await db.transaction(async (tx) => {
+        await options.handle(events, tx);
+        await saveCheckpoint(tx, last);
+      });
+    } else {
+      await options.handle(events, db);
+      await saveCheckpoint(db, last);
+    }
+    current = last;
+    releaseWaiters();
+    return events.length;
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      let handled: number;
+      try {
+        handled = await step();
+      } catch (error) {
+        options.onError?.(error);
+        handled = -1;
+      }
+      if (stopped) break;
+      if (handled === batchSize) continue;
+      await store.waitForAppend(handled < 0 ? Math.max(idlePollMs, 1_000) : idlePollMs);
+    }
+  })();
+
+  return {
+    name: options.name,
+    position: () => current,
+    waitUntil(target, timeoutMs) {
+      if (!isBefore(current, target)) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const waiter = {
+          target,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(
+            new Error(`consumer ${options.name} did not reach ${target.commitXid}/${target.seq} in ${timeoutMs} ms`),
+          );
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    async stop() {
+      stopped = true;
+      await loop;
+      await db
+        .query(
+          `update es_checkpoints set lease_owner = null, lease_until = null where consumer = $1 and lease_owner = $2`,
+          [options.name, options.owner],
+        )
+        .catch(() => undefined);
+    },
+  };
+}
+
+function isBefore(a: GlobalPosition, b: GlobalPosition): boolean {
+  const xa = BigInt(a.commitXid);
+  const xb = BigInt(b.commitXid);
+  return xa < xb || (xa === xb && BigInt(a.seq) < BigInt(b.seq));
+}
+
+export class LeaseLostError extends Error {
+  constructor(consumer: string) {
+    super(`consumer ${consumer} lost its lease to another instance`);
+    this.name = 'LeaseLostError';
+  }
+}
