@@ -5,3 +5,4 @@ export * from './sql/pglite-database.js';
 export * from './store/event-store.js';
 export * from './store/postgres-event-store.js';
 export * from './subscriptions/catch-up-subscription.js';
+export * from './tokens.js';

@@ -1,1 +1,2 @@
 export * from './transaction-commands.js';
+export * from './config-commands.js';

@@ -40,7 +40,15 @@ export const DepositRequestedV1 = OriginSchema.extend({
   number: z.number().int().positive(),
   amountKurus: KurusStringSchema,
   customer: CustomerSchema,
-  bankAccountId: z.string(),
+  /** What the customer was told to pay into: kept as issued, whatever the account's later config. */
+  receivingAccount: z.object({
+    bankAccountId: z.string(),
+    bank: z.string(),
+    bankCode: z.string(),
+    holderName: z.string(),
+    iban: z.string(),
+    fast: z.boolean(),
+  }),
   paymentToken: z.string(),
   expiresAt: z.iso.datetime(),
 });

@@ -1,0 +1,32 @@
+import { Query } from '@nestjs/cqrs';
+import type { TransactionView } from '../commands/transaction-commands.js';
+
+/** What the gateway needs to authenticate a caller; the secret is unsealed only for this. */
+export interface ProviderCredentials {
+  providerId: string;
+  number: number;
+  name: string;
+  apiKey: string;
+  apiSecret: string;
+  apiAllowedIps: string[];
+  active: boolean;
+  merchantId: string;
+  merchantActive: boolean;
+  infrastructureId: string;
+  apiForm: 'merchant' | 'h2h' | 'infrastructure';
+  callbackDeposit: string;
+  callbackWithdrawal: string;
+}
+
+export class FindProviderByApiKeyQuery extends Query<ProviderCredentials | null> {
+  constructor(readonly apiKey: string) {
+    super();
+  }
+}
+
+/** Finds a provider's transaction by its external id, internal integer id or internal UUID. */
+export class FindTransactionQuery extends Query<TransactionView | null> {
+  constructor(readonly providerId: string, readonly identifier: string) {
+    super();
+  }
+}

@@ -1,0 +1,56 @@
+import {
+  DomainError,
+  STREAMS,
+  kurusToDecimalString,
+  type DomainEvent,
+  type TransactionView,
+} from '@transfergate/contracts';
+import type { RecordedEvent } from '@transfergate/event-store';
+import { evolve, type TransactionAggregate } from '../domain/transaction.js';
+import type { LedgerRepository } from '../persistence/ledger-repository.js';
+
+/**
+ * A repeat of an external id: the same payload gets the first answer again (Stripe-style
+ * idempotency), another payload is a duplicate (409).
+ */
+export function replayOrDuplicate(existing: TransactionAggregate, fingerprint: string): TransactionView {
+  if (existing.requestFingerprint !== fingerprint) {
+    throw new DomainError('duplicate_transaction', 'a transaction with this id already exists with different data', {
+      transactionId: existing.view.externalId,
+    });
+  }
+  return { ...existing.view, replayed: true };
+}
+
+/** Merchant active and the amount within its min/max; answers the merchant record. */
+export async function assertAmountAllowed(repository: LedgerRepository, merchantId: string, amountKurus: bigint) {
+  const { state: merchant } = await repository.loadConfig(STREAMS.merchant(merchantId), 'MerchantConfigured');
+  if (!merchant || !merchant.active) throw new DomainError('merchant_disabled', 'merchant is not active');
+  const min = BigInt(merchant.minAmountKurus);
+  const max = BigInt(merchant.maxAmountKurus);
+  if (amountKurus < min || amountKurus > max) {
+    throw new DomainError(
+      'amount_out_of_range',
+      `amount must be between ${kurusToDecimalString(min)} and ${kurusToDecimalString(max)} TRY`,
+      { minAmount: kurusToDecimalString(min), maxAmount: kurusToDecimalString(max) },
+    );
+  }
+  return merchant;
+}
+
+/** The view a request answers, folded from the event just appended (no read-back round trip). */
+export function viewAfterRequest(event: DomainEvent): TransactionView {
+  const data = event.data as { transactionId: string };
+  const recorded: RecordedEvent = {
+    eventId: '',
+    streamId: STREAMS.transaction(data.transactionId),
+    streamVersion: 1,
+    type: event.type,
+    schemaVersion: 1,
+    data: event.data,
+    metadata: {},
+    position: { commitXid: '0', seq: '0' },
+    createdAt: new Date().toISOString(),
+  };
+  return evolve(undefined, recorded).view;
+}

@@ -1,0 +1,80 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  DomainError,
+  RequestWithdrawalCommand,
+  STREAMS,
+  checkTurkishIban,
+  commissionKurus,
+  domainEvent,
+  type TransactionView,
+} from '@transfergate/contracts';
+import { WrongExpectedVersionError } from '@transfergate/event-store';
+import { assertCanReserve, withdrawalTransfers } from '../domain/merchant-ledger.js';
+import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
+import { LedgerRepository } from '../persistence/ledger-repository.js';
+import { transactionIdFor } from '../persistence/ids.js';
+import { assertAmountAllowed, replayOrDuplicate, viewAfterRequest } from './request-rules.js';
+
+/**
+ * Decides a withdrawal request: amount + fee reserved on the merchant balance (two-phase, pending
+ * debits) in the same atomic append that creates the transaction, so a reservation never exists
+ * without its transaction or the other way round.
+ */
+@CommandHandler(RequestWithdrawalCommand)
+export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdrawalCommand, TransactionView> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  async execute({ input }: RequestWithdrawalCommand): Promise<TransactionView> {
+    const iban = checkTurkishIban(input.iban);
+    if (!iban.ok) throw new DomainError('invalid_iban', iban.reason);
+    const transactionId = transactionIdFor(input.providerId, input.externalId);
+    const txnStream = STREAMS.transaction(transactionId);
+    const merchant = await assertAmountAllowed(this.repository, input.merchantId, input.amountKurus);
+    const feeKurus = commissionKurus(input.amountKurus, merchant.withdrawalCommissionBp);
+    let number: number | undefined;
+
+    for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+      const existing = await this.repository.loadTransaction(transactionId);
+      if (existing) return replayOrDuplicate(existing, input.requestFingerprint);
+      const ledger = await this.repository.loadMerchantLedger(input.merchantId);
+      assertCanReserve(ledger, input.amountKurus + feeKurus, BigInt(merchant.overdraftLimitKurus));
+      number ??= await this.repository.nextTransactionNumber();
+      const requested = domainEvent('WithdrawalRequested', {
+        transactionId,
+        number,
+        merchantId: input.merchantId,
+        providerId: input.providerId,
+        infrastructureId: input.infrastructureId,
+        form: input.form,
+        externalId: input.externalId,
+        requestFingerprint: input.requestFingerprint,
+        ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+        echo: input.echo ?? {},
+        amountKurus: input.amountKurus.toString(),
+        feeKurus: feeKurus.toString(),
+        customer: input.customer,
+        iban: iban.iban,
+      });
+      const reserved = domainEvent('TransfersReserved', {
+        transactionId,
+        merchantId: input.merchantId,
+        transfers: withdrawalTransfers(transactionId, input.merchantId, input.amountKurus, feeKurus),
+      });
+      try {
+        await this.repository.append(
+          [
+            { streamId: txnStream, expectedVersion: 'no_stream', events: [requested] },
+            { streamId: STREAMS.merchantLedger(input.merchantId), expectedVersion: ledger.version, events: [reserved] },
+          ],
+          input.actor,
+        );
+        return viewAfterRequest(requested);
+      } catch (error) {
+        // Either the external id was claimed meanwhile (answered at the loop's top) or another
+        // change to this merchant's balance landed first (re-check the balance and try again).
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+      }
+    }
+    throw new DomainError('concurrency_conflict', 'merchant balance is changing too fast; retry the request');
+  }
+}

@@ -1,0 +1,279 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  ApproveTransactionCommand,
+  AssignTransactionCommand,
+  ChangeAmountCommand,
+  DomainError,
+  ExpireTransactionCommand,
+  RejectTransactionCommand,
+  ReportPaymentCommand,
+  STREAMS,
+  commissionKurus,
+  domainEvent,
+  type ActorRef,
+  type TransactionView,
+} from '@transfergate/contracts';
+import { WrongExpectedVersionError } from '@transfergate/event-store';
+import {
+  assertCanReserve,
+  depositTransfers,
+  withdrawalTransfers,
+  type MerchantLedger,
+} from '../domain/merchant-ledger.js';
+import { assertMove, evolve, type TransactionAggregate } from '../domain/transaction.js';
+import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
+import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
+
+interface Decision {
+  writes: (txnVersion: number, ledger: () => Promise<MerchantLedger>) => Promise<PendingWrite[]>;
+}
+
+/**
+ * Runs one move on a transaction: load, decide, append with the versions read; on a lost race,
+ * load again and decide again (bounded). A second approve of the same transaction therefore sees
+ * the final state and is refused with `transaction_final`: it never posts twice.
+ */
+async function runTransition(
+  repository: LedgerRepository,
+  transactionId: string,
+  actor: ActorRef,
+  decide: (current: TransactionAggregate) => Decision,
+): Promise<TransactionView> {
+  for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+    const current = await repository.loadTransaction(transactionId);
+    if (!current) throw new DomainError('transaction_not_found', 'no such transaction');
+    let ledger: MerchantLedger | undefined;
+    const loadLedger = async () => (ledger ??= await repository.loadMerchantLedger(current.view.merchantId));
+    const writes = await decide(current).writes(current.version, loadLedger);
+    try {
+      await repository.append(writes, actor);
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) continue;
+      throw error;
+    }
+    let next = current;
+    const txnWrite = writes.find((w) => w.streamId === STREAMS.transaction(transactionId))!;
+    for (const [i, event] of txnWrite.events.entries()) {
+      next = evolve(next, {
+        eventId: '',
+        streamId: txnWrite.streamId,
+        streamVersion: current.version + i + 1,
+        type: event.type,
+        schemaVersion: 1,
+        data: event.data,
+        metadata: {},
+        position: { commitXid: '0', seq: '0' },
+        createdAt: new Date().toISOString(),
+      });
+    }
+    return next.view;
+  }
+  throw new DomainError('concurrency_conflict', 'transaction is changing too fast; retry');
+}
+
+function by(actor: ActorRef) {
+  return { source: actor.source, ...(actor.operatorId ? { operatorId: actor.operatorId } : {}) };
+}
+
+const txnWrite = (transactionId: string, version: number, events: PendingWrite['events']): PendingWrite => ({
+  streamId: STREAMS.transaction(transactionId),
+  expectedVersion: version,
+  events,
+});
+
+@CommandHandler(ApproveTransactionCommand)
+export class ApproveTransactionHandler implements ICommandHandler<ApproveTransactionCommand, TransactionView> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  execute({ input }: ApproveTransactionCommand): Promise<TransactionView> {
+    return runTransition(this.repository, input.transactionId, input.actor, (current) => {
+      const view = current.view;
+      assertMove(view, view.type === 'deposit' && input.allowExpired ? 'approve-expired' : 'approve');
+      return {
+        writes: async (version, loadLedger) => {
+          const ledger = await loadLedger();
+          const approved = domainEvent('TransactionApproved', {
+            transactionId: view.transactionId,
+            amountKurus: view.amountKurus,
+            fromState: view.state,
+            by: by(input.actor),
+          });
+          if (view.type === 'deposit') {
+            const { state: merchant } = await this.repository.loadConfig(STREAMS.merchant(view.merchantId), 'MerchantConfigured');
+            const amount = BigInt(view.amountKurus);
+            const commission = commissionKurus(amount, merchant?.depositCommissionBp ?? 0);
+            const posted = domainEvent('TransfersPosted', {
+              transactionId: view.transactionId,
+              merchantId: view.merchantId,
+              transfers: depositTransfers(view.transactionId, view.merchantId, view.bankAccount!.bankAccountId, amount, commission),
+            });
+            return [
+              txnWrite(view.transactionId, version, [approved]),
+              { streamId: STREAMS.merchantLedger(view.merchantId), expectedVersion: ledger.version, events: [posted] },
+            ];
+          }
+          const reservation = ledger.reservations.get(view.transactionId);
+          if (!reservation) throw new Error(`withdrawal ${view.transactionId} has no open reservation`);
+          const posted = domainEvent('ReservationPosted', {
+            transactionId: view.transactionId,
+            merchantId: view.merchantId,
+            transfers: reservation,
+          });
+          return [
+            txnWrite(view.transactionId, version, [approved]),
+            { streamId: STREAMS.merchantLedger(view.merchantId), expectedVersion: ledger.version, events: [posted] },
+          ];
+        },
+      };
+    });
+  }
+}
+
+@CommandHandler(RejectTransactionCommand)
+export class RejectTransactionHandler implements ICommandHandler<RejectTransactionCommand, TransactionView> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  execute({ input }: RejectTransactionCommand): Promise<TransactionView> {
+    const reason = input.reason.trim();
+    if (!reason || reason.length > 500) throw new DomainError('validation_failed', 'a reject reason of 1..500 characters is required');
+    return runTransition(this.repository, input.transactionId, input.actor, (current) => {
+      const view = current.view;
+      assertMove(view, 'reject');
+      return {
+        writes: async (version, loadLedger) => {
+          const rejected = domainEvent('TransactionRejected', {
+            transactionId: view.transactionId,
+            reason,
+            fromState: view.state,
+            by: by(input.actor),
+          });
+          if (view.type === 'deposit') return [txnWrite(view.transactionId, version, [rejected])];
+          const ledger = await loadLedger();
+          return [
+            txnWrite(view.transactionId, version, [rejected]),
+            {
+              streamId: STREAMS.merchantLedger(view.merchantId),
+              expectedVersion: ledger.version,
+              events: [domainEvent('ReservationVoided', { transactionId: view.transactionId, merchantId: view.merchantId })],
+            },
+          ];
+        },
+      };
+    });
+  }
+}
+
+@CommandHandler(ReportPaymentCommand)
+export class ReportPaymentHandler implements ICommandHandler<ReportPaymentCommand, TransactionView> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  execute({ input }: ReportPaymentCommand): Promise<TransactionView> {
+    return runTransition(this.repository, input.transactionId, input.actor, (current) => {
+      assertMove(current.view, 'report');
+      return {
+        writes: async (version) => [
+          txnWrite(current.view.transactionId, version, [domainEvent('PaymentReported', { transactionId: current.view.transactionId })]),
+        ],
+      };
+    });
+  }
+}
+
+@CommandHandler(AssignTransactionCommand)
+export class AssignTransactionHandler implements ICommandHandler<AssignTransactionCommand, TransactionView> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  execute({ input }: AssignTransactionCommand): Promise<TransactionView> {
+    return runTransition(this.repository, input.transactionId, input.actor, (current) => {
+      assertMove(current.view, 'assign');
+      return {
+        writes: async (version) => [
+          txnWrite(current.view.transactionId, version, [
+            domainEvent('TransactionAssigned', {
+              transactionId: current.view.transactionId,
+              assignee: input.assignee,
+              by: by(input.actor),
+            }),
+          ]),
+        ],
+      };
+    });
+  }
+}
+
+@CommandHandler(ChangeAmountCommand)
+export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand, TransactionView> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  execute({ input }: ChangeAmountCommand): Promise<TransactionView> {
+    if (input.amountKurus <= 0n) throw new DomainError('invalid_amount', 'amount must be positive');
+    return runTransition(this.repository, input.transactionId, input.actor, (current) => {
+      const view = current.view;
+      assertMove(view, 'change-amount');
+      return {
+        writes: async (version, loadLedger) => {
+          if (view.type === 'deposit') {
+            return [
+              txnWrite(view.transactionId, version, [
+                domainEvent('TransactionAmountChanged', {
+                  transactionId: view.transactionId,
+                  fromKurus: view.amountKurus,
+                  toKurus: input.amountKurus.toString(),
+                  feeKurus: '0',
+                  by: by(input.actor),
+                }),
+              ]),
+            ];
+          }
+          const { state: merchant } = await this.repository.loadConfig(STREAMS.merchant(view.merchantId), 'MerchantConfigured');
+          const fee = commissionKurus(input.amountKurus, merchant?.withdrawalCommissionBp ?? 0);
+          const ledger = await loadLedger();
+          const previousTotal = BigInt(view.amountKurus) + BigInt(view.feeKurus);
+          // The old reservation is released in the same step, so only the difference must fit.
+          assertCanReserve(ledger, input.amountKurus + fee - previousTotal, BigInt(merchant?.overdraftLimitKurus ?? '0'));
+          return [
+            txnWrite(view.transactionId, version, [
+              domainEvent('TransactionAmountChanged', {
+                transactionId: view.transactionId,
+                fromKurus: view.amountKurus,
+                toKurus: input.amountKurus.toString(),
+                feeKurus: fee.toString(),
+                by: by(input.actor),
+              }),
+            ]),
+            {
+              streamId: STREAMS.merchantLedger(view.merchantId),
+              expectedVersion: ledger.version,
+              events: [
+                domainEvent('ReservationChanged', {
+                  transactionId: view.transactionId,
+                  merchantId: view.merchantId,
+                  transfers: withdrawalTransfers(view.transactionId, view.merchantId, input.amountKurus, fee, version + 1),
+                }),
+              ],
+            },
+          ];
+        },
+      };
+    });
+  }
+}
+
+@CommandHandler(ExpireTransactionCommand)
+export class ExpireTransactionHandler implements ICommandHandler<ExpireTransactionCommand, TransactionView> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  execute({ input }: ExpireTransactionCommand): Promise<TransactionView> {
+    return runTransition(this.repository, input.transactionId, { source: 'system' }, (current) => {
+      assertMove(current.view, 'expire');
+      if (!current.view.expiresAt || new Date(current.view.expiresAt) > input.now) {
+        throw new DomainError('invalid_state_transition', 'deposit has not reached its expiry time');
+      }
+      return {
+        writes: async (version) => [
+          txnWrite(current.view.transactionId, version, [domainEvent('TransactionExpired', { transactionId: current.view.transactionId })]),
+        ],
+      };
+    });
+  }
+}

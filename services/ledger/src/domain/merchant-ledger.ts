@@ -1,0 +1,166 @@
+import { ACCOUNTS, DomainError, EVENT_CATALOG, type Transfer } from '@transfergate/contracts';
+import type { RecordedEvent } from '@transfergate/event-store';
+
+/**
+ * One merchant's balance (a liability: credits raise it), folded from its ledger stream.
+ * Available = posted credits − posted debits − pending debits; it may not go below −overdraft.
+ */
+export interface MerchantLedger {
+  merchantId: string;
+  version: number;
+  creditsPostedKurus: bigint;
+  debitsPostedKurus: bigint;
+  debitsPendingKurus: bigint;
+  /** Open reservations by transaction id. */
+  reservations: Map<string, Transfer[]>;
+  /** Transactions whose transfer set is settled (posted or voided): at most one set each. */
+  settled: Set<string>;
+}
+
+export function emptyLedger(merchantId: string): MerchantLedger {
+  return {
+    merchantId,
+    version: 0,
+    creditsPostedKurus: 0n,
+    debitsPostedKurus: 0n,
+    debitsPendingKurus: 0n,
+    reservations: new Map(),
+    settled: new Set(),
+  };
+}
+
+export function availableKurus(ledger: MerchantLedger): bigint {
+  return ledger.creditsPostedKurus - ledger.debitsPostedKurus - ledger.debitsPendingKurus;
+}
+
+function sides(account: string, transfers: Transfer[]): { debits: bigint; credits: bigint } {
+  let debits = 0n;
+  let credits = 0n;
+  for (const t of transfers) {
+    if (t.debitAccount === account) debits += BigInt(t.amountKurus);
+    if (t.creditAccount === account) credits += BigInt(t.amountKurus);
+  }
+  return { debits, credits };
+}
+
+export function foldMerchantLedger(merchantId: string, events: RecordedEvent[]): MerchantLedger {
+  const ledger = emptyLedger(merchantId);
+  const account = ACCOUNTS.merchant(merchantId);
+  for (const event of events) {
+    ledger.version = event.streamVersion;
+    switch (event.type) {
+      case 'TransfersPosted': {
+        const d = EVENT_CATALOG.TransfersPosted.schema.parse(event.data);
+        const s = sides(account, d.transfers);
+        ledger.creditsPostedKurus += s.credits;
+        ledger.debitsPostedKurus += s.debits;
+        ledger.settled.add(d.transactionId);
+        break;
+      }
+      case 'TransfersReserved':
+      case 'ReservationChanged': {
+        const d = EVENT_CATALOG.TransfersReserved.schema.parse(event.data);
+        const previous = ledger.reservations.get(d.transactionId);
+        if (previous) ledger.debitsPendingKurus -= sides(account, previous).debits;
+        ledger.reservations.set(d.transactionId, d.transfers);
+        ledger.debitsPendingKurus += sides(account, d.transfers).debits;
+        break;
+      }
+      case 'ReservationPosted': {
+        const d = EVENT_CATALOG.ReservationPosted.schema.parse(event.data);
+        const reserved = ledger.reservations.get(d.transactionId);
+        if (!reserved) throw new Error(`posting without reservation for ${d.transactionId}`);
+        ledger.debitsPendingKurus -= sides(account, reserved).debits;
+        ledger.reservations.delete(d.transactionId);
+        const s = sides(account, d.transfers);
+        ledger.debitsPostedKurus += s.debits;
+        ledger.creditsPostedKurus += s.credits;
+        ledger.settled.add(d.transactionId);
+        break;
+      }
+      case 'ReservationVoided': {
+        const d = EVENT_CATALOG.ReservationVoided.schema.parse(event.data);
+        const reserved = ledger.reservations.get(d.transactionId);
+        if (!reserved) throw new Error(`void without reservation for ${d.transactionId}`);
+        ledger.debitsPendingKurus -= sides(account, reserved).debits;
+        ledger.reservations.delete(d.transactionId);
+        ledger.settled.add(d.transactionId);
+        break;
+      }
+      default:
+        throw new Error(`unknown merchant ledger event ${event.type}`);
+    }
+  }
+  return ledger;
+}
+
+/** Refuses a new pending debit that would take the merchant below its overdraft limit. */
+export function assertCanReserve(
+  ledger: MerchantLedger,
+  extraDebitKurus: bigint,
+  overdraftLimitKurus: bigint,
+): void {
+  const after = availableKurus(ledger) - extraDebitKurus;
+  if (after < -overdraftLimitKurus) {
+    throw new DomainError('insufficient_balance', 'merchant balance does not cover the amount and fee', {
+      availableKurus: availableKurus(ledger).toString(),
+      requiredKurus: extraDebitKurus.toString(),
+      overdraftLimitKurus: overdraftLimitKurus.toString(),
+    });
+  }
+}
+
+/** Transfers of a withdrawal: amount to payout clearing, fee to fee revenue, both from the merchant. */
+export function withdrawalTransfers(
+  transactionId: string,
+  merchantId: string,
+  amountKurus: bigint,
+  feeKurus: bigint,
+  generation = 0,
+): Transfer[] {
+  const suffix = generation === 0 ? '' : `:${generation}`;
+  const transfers: Transfer[] = [
+    {
+      transferId: `${transactionId}:payout${suffix}`,
+      debitAccount: ACCOUNTS.merchant(merchantId),
+      creditAccount: ACCOUNTS.payoutClearing,
+      amountKurus: amountKurus.toString(),
+    },
+  ];
+  if (feeKurus > 0n) {
+    transfers.push({
+      transferId: `${transactionId}:fee${suffix}`,
+      debitAccount: ACCOUNTS.merchant(merchantId),
+      creditAccount: ACCOUNTS.fees,
+      amountKurus: feeKurus.toString(),
+    });
+  }
+  return transfers;
+}
+
+/** Transfers of an approved deposit: from the receiving bank account to the merchant, less commission. */
+export function depositTransfers(
+  transactionId: string,
+  merchantId: string,
+  bankAccountId: string,
+  amountKurus: bigint,
+  commissionKurus: bigint,
+): Transfer[] {
+  const transfers: Transfer[] = [
+    {
+      transferId: `${transactionId}:deposit`,
+      debitAccount: ACCOUNTS.bank(bankAccountId),
+      creditAccount: ACCOUNTS.merchant(merchantId),
+      amountKurus: (amountKurus - commissionKurus).toString(),
+    },
+  ];
+  if (commissionKurus > 0n) {
+    transfers.push({
+      transferId: `${transactionId}:commission`,
+      debitAccount: ACCOUNTS.bank(bankAccountId),
+      creditAccount: ACCOUNTS.fees,
+      amountKurus: commissionKurus.toString(),
+    });
+  }
+  return transfers;
+}

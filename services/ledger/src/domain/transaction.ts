@@ -1,0 +1,163 @@
+import {
+  DomainError,
+  EVENT_CATALOG,
+  FINAL_STATES,
+  type EventType,
+  type TransactionState,
+  type TransactionView,
+} from '@transfergate/contracts';
+import type { RecordedEvent } from '@transfergate/event-store';
+
+/**
+ * The Transaction aggregate: state folded from its stream, and the rules for every move.
+ * Pure functions: the command handlers load, decide, append; nothing here touches I/O.
+ */
+export interface TransactionAggregate {
+  view: TransactionView;
+  requestFingerprint: string;
+  version: number;
+}
+
+function parse<T extends EventType>(type: T, event: RecordedEvent) {
+  return EVENT_CATALOG[type].schema.parse(event.data) as import('@transfergate/contracts').EventData<T>;
+}
+
+export function foldTransaction(events: RecordedEvent[]): TransactionAggregate | undefined {
+  let aggregate: TransactionAggregate | undefined;
+  for (const event of events) aggregate = evolve(aggregate, event);
+  return aggregate;
+}
+
+export function evolve(state: TransactionAggregate | undefined, event: RecordedEvent): TransactionAggregate {
+  const at = event.createdAt;
+  if (event.type === 'DepositRequested') {
+    const d = parse('DepositRequested', event);
+    return {
+      version: event.streamVersion,
+      requestFingerprint: d.requestFingerprint,
+      view: {
+        transactionId: d.transactionId,
+        number: d.number,
+        type: 'deposit',
+        state: 'awaiting_payment',
+        merchantId: d.merchantId,
+        providerId: d.providerId,
+        infrastructureId: d.infrastructureId,
+        form: d.form,
+        externalId: d.externalId,
+        amountKurus: d.amountKurus,
+        originalAmountKurus: d.amountKurus,
+        feeKurus: '0',
+        customer: d.customer,
+        bankAccount: {
+          bankAccountId: d.receivingAccount.bankAccountId,
+          bank: d.receivingAccount.bank,
+          holderName: d.receivingAccount.holderName,
+          iban: d.receivingAccount.iban,
+          fast: d.receivingAccount.fast,
+        },
+        paymentToken: d.paymentToken,
+        expiresAt: d.expiresAt,
+        ...(d.callbackUrl ? { callbackUrl: d.callbackUrl } : {}),
+        echo: d.echo,
+        createdAt: at,
+        updatedAt: at,
+      },
+    };
+  }
+  if (event.type === 'WithdrawalRequested') {
+    const d = parse('WithdrawalRequested', event);
+    return {
+      version: event.streamVersion,
+      requestFingerprint: d.requestFingerprint,
+      view: {
+        transactionId: d.transactionId,
+        number: d.number,
+        type: 'withdrawal',
+        state: 'pending',
+        merchantId: d.merchantId,
+        providerId: d.providerId,
+        infrastructureId: d.infrastructureId,
+        form: d.form,
+        externalId: d.externalId,
+        amountKurus: d.amountKurus,
+        originalAmountKurus: d.amountKurus,
+        feeKurus: d.feeKurus,
+        customer: d.customer,
+        iban: d.iban,
+        ...(d.callbackUrl ? { callbackUrl: d.callbackUrl } : {}),
+        echo: d.echo,
+        createdAt: at,
+        updatedAt: at,
+      },
+    };
+  }
+  if (!state) throw new Error(`stream ${event.streamId} starts with ${event.type}, not a request event`);
+  const view = { ...state.view, updatedAt: at };
+  switch (event.type) {
+    case 'PaymentReported':
+      view.state = 'payment_reported';
+      break;
+    case 'TransactionAssigned':
+      view.state = view.type === 'withdrawal' ? 'processing' : view.state;
+      view.assignee = parse('TransactionAssigned', event).assignee;
+      break;
+    case 'TransactionAmountChanged': {
+      const d = parse('TransactionAmountChanged', event);
+      view.amountKurus = d.toKurus;
+      view.feeKurus = d.feeKurus;
+      break;
+    }
+    case 'TransactionApproved':
+      view.state = 'approved';
+      break;
+    case 'TransactionRejected':
+      view.state = 'rejected';
+      view.reason = parse('TransactionRejected', event).reason;
+      break;
+    case 'TransactionExpired':
+      view.state = 'expired';
+      break;
+    default:
+      throw new Error(`unknown transaction event ${event.type}`);
+  }
+  return { ...state, version: event.streamVersion, view };
+}
+
+export function isFinal(state: TransactionState): boolean {
+  return FINAL_STATES.includes(state);
+}
+
+/** Refuses any change to a final transaction, naming the state it is in. */
+export function assertNotFinal(view: TransactionView, action: string): void {
+  if (isFinal(view.state)) {
+    throw new DomainError('transaction_final', `transaction is already ${view.state}; ${action} changes nothing`, {
+      state: view.state,
+    });
+  }
+}
+
+const MOVES: Record<string, readonly TransactionState[]> = {
+  'deposit:report': ['awaiting_payment'],
+  'deposit:approve': ['awaiting_payment', 'payment_reported'],
+  'deposit:approve-expired': ['awaiting_payment', 'payment_reported', 'expired'],
+  'deposit:reject': ['awaiting_payment', 'payment_reported', 'expired'],
+  'deposit:expire': ['awaiting_payment', 'payment_reported'],
+  'deposit:change-amount': ['awaiting_payment', 'payment_reported', 'expired'],
+  'withdrawal:assign': ['pending', 'processing'],
+  'withdrawal:approve': ['pending', 'processing'],
+  'withdrawal:reject': ['pending', 'processing'],
+  'withdrawal:change-amount': ['pending', 'processing'],
+  'deposit:assign': ['awaiting_payment', 'payment_reported', 'expired'],
+};
+
+/** Asserts the move is allowed from the current state (final states first, with their own code). */
+export function assertMove(view: TransactionView, move: string): void {
+  assertNotFinal(view, move);
+  const allowed = MOVES[`${view.type}:${move}`];
+  if (!allowed || !allowed.includes(view.state)) {
+    throw new DomainError('invalid_state_transition', `cannot ${move} a ${view.type} in state ${view.state}`, {
+      state: view.state,
+    });
+  }
+}

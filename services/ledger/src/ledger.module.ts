@@ -1,0 +1,54 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { RequestDepositHandler } from './commands/request-deposit.handler.js';
+import { RequestWithdrawalHandler } from './commands/request-withdrawal.handler.js';
+import { ReceivingAccountSelector } from './commands/receiving-account.selector.js';
+import {
+  ApproveTransactionHandler,
+  AssignTransactionHandler,
+  ChangeAmountHandler,
+  ExpireTransactionHandler,
+  RejectTransactionHandler,
+  ReportPaymentHandler,
+} from './commands/transition.handlers.js';
+import {
+  ConfigureBankAccountHandler,
+  ConfigureInfrastructureHandler,
+  ConfigureMerchantHandler,
+  ConfigureOperatorHandler,
+  ConfigureProviderHandler,
+} from './config/configure.handlers.js';
+import { LedgerRepository } from './persistence/ledger-repository.js';
+import { FindProviderByApiKeyHandler } from './queries/find-provider.handler.js';
+import { FindTransactionHandler } from './queries/find-transaction.handler.js';
+import { LedgerProjectionRunner } from './read-models/projection.runner.js';
+
+/**
+ * The ledger service: owns every aggregate and command handler, is the only writer of events, and
+ * projects the read models. Needs SQL_DATABASE, EVENT_STORE and LEDGER_SETTINGS from the runtime.
+ */
+@Module({
+  imports: [CqrsModule],
+  providers: [
+    LedgerRepository,
+    ReceivingAccountSelector,
+    LedgerProjectionRunner,
+    RequestDepositHandler,
+    RequestWithdrawalHandler,
+    ApproveTransactionHandler,
+    RejectTransactionHandler,
+    ReportPaymentHandler,
+    AssignTransactionHandler,
+    ChangeAmountHandler,
+    ExpireTransactionHandler,
+    ConfigureInfrastructureHandler,
+    ConfigureMerchantHandler,
+    ConfigureProviderHandler,
+    ConfigureBankAccountHandler,
+    ConfigureOperatorHandler,
+    FindProviderByApiKeyHandler,
+    FindTransactionHandler,
+  ],
+  exports: [LedgerProjectionRunner],
+})
+export class LedgerModule {}

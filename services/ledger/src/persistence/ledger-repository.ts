@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  EVENT_CATALOG,
+  STREAMS,
+  type ActorRef,
+  type DomainEvent,
+  type EventData,
+} from '@transfergate/contracts';
+import {
+  EVENT_STORE,
+  SQL_DATABASE,
+  type AppendResult,
+  type ExpectedVersion,
+  type NewEvent,
+  type PostgresEventStore,
+  type SqlDatabase,
+  type StreamWrite,
+} from '@transfergate/event-store';
+import { foldMerchantLedger, type MerchantLedger } from '../domain/merchant-ledger.js';
+import { foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
+import { randomUUID } from 'node:crypto';
+
+export interface PendingWrite {
+  streamId: string;
+  expectedVersion: ExpectedVersion;
+  events: DomainEvent[];
+}
+
+/** Loads aggregates from their streams and appends decided events with actor metadata. */
+@Injectable()
+export class LedgerRepository {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+  ) {}
+
+  async loadTransaction(transactionId: string): Promise<TransactionAggregate | undefined> {
+    return foldTransaction(await this.store.readStream(STREAMS.transaction(transactionId)));
+  }
+
+  async loadMerchantLedger(merchantId: string): Promise<MerchantLedger> {
+    return foldMerchantLedger(merchantId, await this.store.readStream(STREAMS.merchantLedger(merchantId)));
+  }
+
+  /** Latest state of a configuration stream and its version (0 when it does not exist). */
+  async loadConfig<T extends 'MerchantConfigured' | 'ProviderConfigured' | 'InfrastructureConfigured' | 'BankAccountConfigured' | 'OperatorConfigured'>(
+    streamId: string,
+    type: T,
+  ): Promise<{ state: EventData<T> | undefined; version: number }> {
+    const events = await this.store.readStream(streamId);
+    const last = events[events.length - 1];
+    if (!last) return { state: undefined, version: 0 };
+    return { state: EVENT_CATALOG[type].schema.parse(last.data) as EventData<T>, version: last.streamVersion };
+  }
+
+  async nextTransactionNumber(): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>(`select nextval('txn_number_seq')::text as n`);
+    return Number(rows[0]!.n);
+  }
+
+  async append(writes: PendingWrite[], actor: ActorRef): Promise<AppendResult[]> {
+    const metadata = { actor: actor.operatorId ?? actor.source, source: actor.source, ...(actor.ip ? { ip: actor.ip } : {}) };
+    const storeWrites: StreamWrite[] = writes.map((write) => {
+      // Random ids: two different commands racing at one version must conflict, never look like a replay.
+      const events: NewEvent[] = write.events.map((event) => ({
+        eventId: randomUUID(),
+        type: event.type,
+        schemaVersion: EVENT_CATALOG[event.type].version,
+        data: event.data,
+        metadata,
+      }));
+      return { streamId: write.streamId, expectedVersion: write.expectedVersion, events };
+    });
+    return this.store.appendMany(storeWrites);
+  }
+}

@@ -1,0 +1,49 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { EVENT_CATALOG, FindProviderByApiKeyQuery, type ProviderCredentials } from '@transfergate/contracts';
+import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
+import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
+import { SecretBox } from '../secrets/secret-box.js';
+
+/** Provider, its merchant and infrastructure by API key, with the secret unsealed for the check. */
+@QueryHandler(FindProviderByApiKeyQuery)
+export class FindProviderByApiKeyHandler implements IQueryHandler<FindProviderByApiKeyQuery, ProviderCredentials | null> {
+  private readonly box: SecretBox;
+  constructor(
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    @Inject(LEDGER_SETTINGS) settings: LedgerSettings,
+  ) {
+    this.box = new SecretBox(settings.secretKey);
+  }
+
+  async execute({ apiKey }: FindProviderByApiKeyQuery): Promise<ProviderCredentials | null> {
+    const { rows } = await this.db.query<{ provider: unknown; merchant: unknown; infrastructure: unknown }>(
+      `select p.record provider, m.record merchant, i.record infrastructure
+       from rm_providers p
+       join rm_merchants m on m.merchant_id = p.merchant_id
+       join rm_infrastructures i on i.infrastructure_id = p.record->>'infrastructureId'
+       where p.api_key = $1`,
+      [apiKey],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const provider = EVENT_CATALOG.ProviderConfigured.schema.parse(row.provider);
+    const merchant = EVENT_CATALOG.MerchantConfigured.schema.parse(row.merchant);
+    const infrastructure = EVENT_CATALOG.InfrastructureConfigured.schema.parse(row.infrastructure);
+    return {
+      providerId: provider.providerId,
+      number: provider.number,
+      name: provider.name,
+      apiKey: provider.apiKey,
+      apiSecret: this.box.open(provider.apiSecretSealed),
+      apiAllowedIps: provider.apiAllowedIps,
+      active: provider.active,
+      merchantId: merchant.merchantId,
+      merchantActive: merchant.active,
+      infrastructureId: infrastructure.infrastructureId,
+      apiForm: infrastructure.apiForm,
+      callbackDeposit: infrastructure.callbackDeposit,
+      callbackWithdrawal: infrastructure.callbackWithdrawal,
+    };
+  }
+}

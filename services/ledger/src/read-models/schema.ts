@@ -1,0 +1,78 @@
+/**
+ * Read models projected from the event stream. Everything here can be dropped and rebuilt by
+ * replaying the store (the replay tool does exactly that into a scratch schema).
+ * Amounts are bigint kuruş.
+ */
+export const READ_MODEL_SCHEMA = `
+create sequence if not exists txn_number_seq;
+create sequence if not exists provider_number_seq;
+create table if not exists rm_transactions (
+  transaction_id uuid primary key,
+  number bigint not null unique,
+  type text not null,
+  state text not null,
+  merchant_id text not null,
+  provider_id text not null,
+  infrastructure_id text not null,
+  form text not null,
+  external_id text not null,
+  amount_kurus bigint not null,
+  original_amount_kurus bigint not null,
+  fee_kurus bigint not null default 0,
+  customer jsonb not null,
+  bank_account_id text,
+  iban text,
+  payment_token text unique,
+  expires_at timestamptz,
+  assignee text,
+  reason text,
+  version integer not null,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  unique (provider_id, external_id)
+);
+create index if not exists rm_transactions_queue on rm_transactions (type, state, created_at);
+create index if not exists rm_transactions_bank_day on rm_transactions (bank_account_id, created_at);
+create table if not exists rm_transfers (
+  transfer_id text primary key,
+  transaction_id uuid not null,
+  merchant_id text not null,
+  debit_account text not null,
+  credit_account text not null,
+  amount_kurus bigint not null check (amount_kurus >= 0),
+  state text not null check (state in ('pending', 'posted', 'voided')),
+  created_at timestamptz not null,
+  updated_at timestamptz not null
+);
+create index if not exists rm_transfers_txn on rm_transfers (transaction_id);
+create table if not exists rm_balances (
+  account_id text primary key,
+  debits_pending_kurus bigint not null default 0,
+  debits_posted_kurus bigint not null default 0,
+  credits_pending_kurus bigint not null default 0,
+  credits_posted_kurus bigint not null default 0
+);
+create table if not exists rm_bank_account_daily (
+  bank_account_id text not null,
+  day date not null,
+  issued_kurus bigint not null default 0,
+  primary key (bank_account_id, day)
+);
+create table if not exists rm_infrastructures (
+  infrastructure_id text primary key, slug text not null unique, record jsonb not null, updated_at timestamptz not null
+);
+create table if not exists rm_merchants (
+  merchant_id text primary key, name text not null, record jsonb not null, updated_at timestamptz not null
+);
+create table if not exists rm_providers (
+  provider_id text primary key, api_key text not null unique, merchant_id text not null, record jsonb not null,
+  updated_at timestamptz not null
+);
+create table if not exists rm_bank_accounts (
+  bank_account_id text primary key, iban text not null unique, active boolean not null, record jsonb not null,
+  updated_at timestamptz not null
+);
+create table if not exists rm_operators (
+  operator_id text primary key, username text not null unique, record jsonb not null, updated_at timestamptz not null
+);
+`;
