@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   invalid_credentials: 401,
   invalid_signature: 401,
   ip_not_allowed: 403,
+  form_not_enabled: 403,
   provider_disabled: 403,
   merchant_disabled: 403,
   callback_url_mismatch: 400,

@@ -31,7 +31,7 @@ interface EventRow {
 }
 
 const EVENT_COLUMNS = `event_id::text, stream_id, stream_version, type, schema_version, data, metadata,
-  xid::text as xid, seq::text as seq, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at`;
+  xid::text as xid, seq::text as seq, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -214,6 +214,15 @@ export class PostgresEventStore implements EventStore {
       [after.commitXid, after.seq, limit],
     );
     return rows.map(toRecorded);
+  }
+
+  /** Position of the newest committed event (START for an empty store). */
+  async headPosition(): Promise<GlobalPosition> {
+    const { rows } = await this.db.query<{ xid: string; seq: string }>(
+      `select xid::text as xid, seq::text as seq from es_events
+       where xid < pg_snapshot_xmin(pg_current_snapshot()) order by es_events.xid desc, es_events.seq desc limit 1`,
+    );
+    return rows[0] ? { commitXid: rows[0].xid, seq: rows[0].seq } : { commitXid: '0', seq: '0' };
   }
 
   waitForAppend(timeoutMs: number): Promise<void> {

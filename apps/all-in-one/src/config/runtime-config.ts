@@ -1,0 +1,113 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Runtime configuration from the environment, validated once at start. Every bad value is reported
+ * by name with what is expected, and the process exits before opening anything.
+ */
+export interface RuntimeConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  depositTtlMs: number;
+  secretKey: Buffer;
+  bodyLimitBytes: number;
+  trustProxy: string[];
+  adminPassword?: string;
+  bootstrapFile?: string;
+  shutdownTimeoutMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug';
+}
+
+const integer = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an integer ${min}..${max} (got "${value}")` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const EnvSchema = z.object({
+  PORT: integer('PORT', 1, 65_535, 3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^postgres(ql)?:\/\/.+/.test(v), {
+      message: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
+    }),
+  DEPOSIT_TTL_MINUTES: integer('DEPOSIT_TTL_MINUTES', 1, 1_440, 30),
+  TRANSFERGATE_SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || Buffer.from(v, 'base64').length === 32, {
+      message: 'TRANSFERGATE_SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)',
+    }),
+  BODY_LIMIT_BYTES: integer('BODY_LIMIT_BYTES', 1_024, 10 * 1024 * 1024, 256 * 1024),
+  TRUST_PROXY: z.string().optional(),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v.length >= 10, { message: 'ADMIN_PASSWORD needs at least 10 characters' }),
+  TRANSFERGATE_BOOTSTRAP: z.string().optional(),
+  SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 600_000, 15_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug']).default('info'),
+});
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * The embedded default keeps its sealing key next to its data (DATA_DIR/secret.key, mode 0600);
+ * with a PostgreSQL server the key must come from TRANSFERGATE_SECRET_KEY, because a key stored in
+ * the same database would protect nothing.
+ */
+function secretKeyFor(env: z.infer<typeof EnvSchema>, dataDir: string): Buffer {
+  if (env.TRANSFERGATE_SECRET_KEY) return Buffer.from(env.TRANSFERGATE_SECRET_KEY, 'base64');
+  if (env.DATABASE_URL) {
+    throw new ConfigError(['TRANSFERGATE_SECRET_KEY is required with DATABASE_URL (32 bytes, base64: openssl rand -base64 32)']);
+  }
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+  return key;
+}
+
+export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrapFile?: string } = {}): RuntimeConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+    depositTtlMs: e.DEPOSIT_TTL_MINUTES * 60_000,
+    secretKey: secretKeyFor(e, dataDir),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    trustProxy: (e.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    ...(e.ADMIN_PASSWORD ? { adminPassword: e.ADMIN_PASSWORD } : {}),
+    ...((overrides.bootstrapFile ?? e.TRANSFERGATE_BOOTSTRAP) ? { bootstrapFile: overrides.bootstrapFile ?? e.TRANSFERGATE_BOOTSTRAP } : {}),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,4 @@
+export * from './create-app.js';
+export * from './config/runtime-config.js';
+export * from './provisioning/provisioner.js';
+export * from './provisioning/bootstrap-file.js';

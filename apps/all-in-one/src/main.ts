@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadRuntimeConfig } from './config/runtime-config.js';
+import { createApp } from './create-app.js';
+import { DEMO_BOOTSTRAP, demoInstructions } from './provisioning/demo.js';
+import { BootstrapFileError, parseBootstrap, readBootstrapFile } from './provisioning/provisioner.js';
+
+/** `npm start`: all five services in one process on PORT, PGlite in DATA_DIR unless DATABASE_URL is set. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { bootstrap: { type: 'string' }, demo: { type: 'boolean', default: false } },
+    allowPositionals: false,
+  });
+  const config = loadRuntimeConfig(process.env, values.bootstrap ? { bootstrapFile: values.bootstrap } : {});
+  // Read the files before opening anything: a bad file stops the start with nothing half-applied.
+  const files = [
+    ...(config.bootstrapFile ? [readBootstrapFile(config.bootstrapFile)] : []),
+    ...(values.demo ? [parseBootstrap(DEMO_BOOTSTRAP, '--demo')] : []),
+  ];
+  const running = await createApp(config);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: draining in-flight requests, then exiting`);
+    const force = setTimeout(() => {
+      console.error(`shutdown did not finish within ${config.shutdownTimeoutMs} ms; exiting`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    try {
+      await running.close();
+      process.exit(0);
+    } catch (error) {
+      console.error(`shutdown failed: ${String(error)}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  for (const file of files) {
+    const summary = await running.provision(file);
+    console.log(`provisioning: ${summary.changed} records changed, ${summary.unchanged} already as declared`);
+  }
+  const admin = await running.ensureFirstAdmin();
+  if (admin.generatedPassword) {
+    console.log(`\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`);
+  } else if (admin.created) {
+    console.log('First start: operator "admin" created with ADMIN_PASSWORD');
+  }
+
+  await running.app.listen({ port: config.port, host: config.host });
+  const baseUrl = `http://127.0.0.1:${config.port}`;
+  console.log(`transfergate listening on ${config.host}:${config.port} (${config.databaseUrl ? 'PostgreSQL server' : `PGlite in ${config.dataDir}`})`);
+  if (values.demo) console.log(demoInstructions(baseUrl));
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof BootstrapFileError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  console.error(`transfergate failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

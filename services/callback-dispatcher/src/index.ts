@@ -1,0 +1,1 @@
+export * from './callback-dispatcher.module.js';

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { timingSafeEqual } from 'node:crypto';
+import { DomainError, FindProviderByApiKeyQuery, type ProviderCredentials } from '@transfergate/contracts';
+import { ipAllowed } from './ip-allow-list.js';
+
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * Authenticates gateway callers. Provider records are cached for a few seconds (bounded) because
+ * every request needs one; a disabled provider therefore stops working within CACHE_TTL_MS.
+ */
+@Injectable()
+export class ProviderAuthService {
+  private readonly cache = new Map<string, { value: ProviderCredentials | null; expiresAt: number }>();
+
+  constructor(private readonly queries: QueryBus) {}
+
+  async byApiKey(apiKey: string | undefined): Promise<ProviderCredentials> {
+    if (!apiKey || apiKey.length > 256) throw new DomainError('invalid_credentials', 'invalid API credentials');
+    const now = Date.now();
+    let entry = this.cache.get(apiKey);
+    if (!entry || entry.expiresAt <= now) {
+      const value = await this.queries.execute(new FindProviderByApiKeyQuery(apiKey));
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+      entry = { value, expiresAt: now + CACHE_TTL_MS };
+      this.cache.set(apiKey, entry);
+    }
+    if (!entry.value) throw new DomainError('invalid_credentials', 'invalid API credentials');
+    return entry.value;
+  }
+
+  /** Active provider and merchant, caller IP on the provider's allow-list, the right API form. */
+  assertMayCall(provider: ProviderCredentials, clientIp: string, form: ProviderCredentials['apiForm']): void {
+    if (!provider.active) throw new DomainError('provider_disabled', 'provider is disabled');
+    if (!provider.merchantActive) throw new DomainError('merchant_disabled', 'merchant is disabled');
+    if (!ipAllowed(clientIp, provider.apiAllowedIps)) throw new DomainError('ip_not_allowed', 'caller IP is not allowed for this provider');
+    if (provider.apiForm !== form) {
+      throw new DomainError('form_not_enabled', `this provider's infrastructure uses the ${provider.apiForm} API, not ${form}`);
+    }
+  }
+
+  /** Secret comparison in constant time. */
+  assertSecret(provider: ProviderCredentials, presented: string | undefined): void {
+    const expected = Buffer.from(provider.apiSecret, 'utf8');
+    const given = Buffer.from(presented ?? '', 'utf8');
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw new DomainError('invalid_credentials', 'invalid API credentials');
+    }
+  }
+}

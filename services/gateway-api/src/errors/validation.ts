@@ -1,0 +1,20 @@
+import { DomainError } from '@transfergate/contracts';
+import type { z } from 'zod';
+
+/** Parses a request body with its contract schema; a failure names every bad field (400). */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new DomainError('validation_failed', 'request body must be a JSON object');
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const fields = result.error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', problem: issue.message }));
+    const amountIssue = fields.find((f) => f.field === 'amount' || f.field === 'Amount');
+    throw new DomainError(
+      amountIssue && fields.length === 1 ? 'invalid_amount' : 'validation_failed',
+      `invalid request: ${fields.map((f) => `${f.field} ${f.problem}`).join('; ')}`,
+      { fields },
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,72 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import {
+  DomainError,
+  H2hDepositRequestSchema,
+  RequestDepositCommand,
+  digestsEqual,
+  h2hHash,
+  type H2hDepositResponse,
+} from '@transfergate/contracts';
+import { ProviderAuthService } from '../auth/provider-auth.service.js';
+import { requestFingerprint } from '../auth/request-fingerprint.js';
+import { parseBody } from '../errors/validation.js';
+
+export const H2H_DEPOSIT_MESSAGE = 'Deposit request received; pay the amount to the account shown.';
+
+/** H2H deposit (contract "H2H deposit request/response"): mandatory hash, bank account in the answer. */
+@Controller()
+export class H2hDepositController {
+  constructor(
+    private readonly auth: ProviderAuthService,
+    private readonly commands: CommandBus,
+  ) {}
+
+  @Post(['deposit/bank', 'api/deposit/bank'])
+  @HttpCode(201)
+  async deposit(@Body() body: unknown, @Req() request: FastifyRequest): Promise<H2hDepositResponse> {
+    const input = parseBody(H2hDepositRequestSchema, body);
+    const provider = await this.auth.byApiKey(input.apikey);
+    this.auth.assertMayCall(provider, request.ip, 'h2h');
+    if (!digestsEqual(h2hHash(input.apikey, input.transaction_id, provider.apiSecret, input.amount), input.hash)) {
+      throw new DomainError('invalid_signature', 'hash does not match SHA256(apikey + transaction_id + secret + round(amount))');
+    }
+    if (input.callback_url !== undefined && input.callback_url !== provider.callbackDeposit) {
+      throw new DomainError('callback_url_mismatch', 'callback_url must equal the callback URL registered for this integration');
+    }
+    const view = await this.commands.execute(
+      new RequestDepositCommand({
+        merchantId: provider.merchantId,
+        providerId: provider.providerId,
+        infrastructureId: provider.infrastructureId,
+        form: 'h2h',
+        externalId: input.transaction_id,
+        amountKurus: input.amount,
+        customer: { fullName: input.fullname },
+        requestFingerprint: requestFingerprint({
+          op: 'deposit',
+          transactionId: input.transaction_id,
+          amountKurus: input.amount,
+          fullname: input.fullname,
+          callbackUrl: input.callback_url,
+        }),
+        ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
+        actor: { source: 'gateway', ip: request.ip },
+      }),
+    );
+    if (view.type !== 'deposit' || !view.bankAccount) {
+      throw new DomainError('duplicate_transaction', 'this transaction id belongs to a withdrawal');
+    }
+    return {
+      status: true,
+      code: 200,
+      account_name: view.bankAccount.holderName,
+      account_iban: view.bankAccount.iban,
+      fast: view.bankAccount.fast,
+      id: view.externalId,
+      transaction_id: view.externalId,
+      message: H2H_DEPOSIT_MESSAGE,
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './gateway-api.module.js';
+export * from './errors/form-error.filter.js';
+export * from './auth/ip-allow-list.js';
