@@ -85,7 +85,7 @@ const txnWrite = (transactionId: string, version: number, events: PendingWrite['
 export class ApproveTransactionHandler implements ICommandHandler<ApproveTransactionCommand, TransactionView> {
   constructor(private readonly repository: LedgerRepository) {}
 
-  execute({ input }: ApproveTransactionCommand): Promise<TransactionView> {
+  async execute({ input }: ApproveTransactionCommand): Promise<TransactionView> {
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
       const view = current.view;
       assertMove(view, view.type === 'deposit' && input.allowExpired ? 'approve-expired' : 'approve');
@@ -133,7 +133,7 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
 export class RejectTransactionHandler implements ICommandHandler<RejectTransactionCommand, TransactionView> {
   constructor(private readonly repository: LedgerRepository) {}
 
-  execute({ input }: RejectTransactionCommand): Promise<TransactionView> {
+  async execute({ input }: RejectTransactionCommand): Promise<TransactionView> {
     const reason = input.reason.trim();
     if (!reason || reason.length > 500) throw new DomainError('validation_failed', 'a reject reason of 1..500 characters is required');
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
@@ -167,7 +167,7 @@ export class RejectTransactionHandler implements ICommandHandler<RejectTransacti
 export class ReportPaymentHandler implements ICommandHandler<ReportPaymentCommand, TransactionView> {
   constructor(private readonly repository: LedgerRepository) {}
 
-  execute({ input }: ReportPaymentCommand): Promise<TransactionView> {
+  async execute({ input }: ReportPaymentCommand): Promise<TransactionView> {
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
       assertMove(current.view, 'report');
       return {
@@ -183,7 +183,7 @@ export class ReportPaymentHandler implements ICommandHandler<ReportPaymentComman
 export class AssignTransactionHandler implements ICommandHandler<AssignTransactionCommand, TransactionView> {
   constructor(private readonly repository: LedgerRepository) {}
 
-  execute({ input }: AssignTransactionCommand): Promise<TransactionView> {
+  async execute({ input }: AssignTransactionCommand): Promise<TransactionView> {
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
       assertMove(current.view, 'assign');
       return {
@@ -205,7 +205,7 @@ export class AssignTransactionHandler implements ICommandHandler<AssignTransacti
 export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand, TransactionView> {
   constructor(private readonly repository: LedgerRepository) {}
 
-  execute({ input }: ChangeAmountCommand): Promise<TransactionView> {
+  async execute({ input }: ChangeAmountCommand): Promise<TransactionView> {
     if (input.amountKurus <= 0n) throw new DomainError('invalid_amount', 'amount must be positive');
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
       const view = current.view;
@@ -263,7 +263,7 @@ export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand,
 export class ExpireTransactionHandler implements ICommandHandler<ExpireTransactionCommand, TransactionView> {
   constructor(private readonly repository: LedgerRepository) {}
 
-  execute({ input }: ExpireTransactionCommand): Promise<TransactionView> {
+  async execute({ input }: ExpireTransactionCommand): Promise<TransactionView> {
     return runTransition(this.repository, input.transactionId, { source: 'system' }, (current) => {
       assertMove(current.view, 'expire');
       if (!current.view.expiresAt || new Date(current.view.expiresAt) > input.now) {

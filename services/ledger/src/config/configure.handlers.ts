@@ -50,7 +50,7 @@ const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 @CommandHandler(ConfigureInfrastructureCommand)
 export class ConfigureInfrastructureHandler implements ICommandHandler<ConfigureInfrastructureCommand, ConfigResult> {
   constructor(private readonly repository: LedgerRepository) {}
-  execute({ input, actor }: ConfigureInfrastructureCommand): Promise<ConfigResult> {
+  async execute({ input, actor }: ConfigureInfrastructureCommand): Promise<ConfigResult> {
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.slug)) throw new DomainError('validation_failed', `invalid slug ${input.slug}`);
     for (const url of [input.callbackDeposit, input.callbackWithdrawal]) {
       if (!HTTP_URL.test(url)) throw new DomainError('validation_failed', `callback URL must be http(s): ${url}`);
@@ -72,7 +72,7 @@ export class ConfigureInfrastructureHandler implements ICommandHandler<Configure
 @CommandHandler(ConfigureMerchantCommand)
 export class ConfigureMerchantHandler implements ICommandHandler<ConfigureMerchantCommand, ConfigResult> {
   constructor(private readonly repository: LedgerRepository) {}
-  execute({ input, actor }: ConfigureMerchantCommand): Promise<ConfigResult> {
+  async execute({ input, actor }: ConfigureMerchantCommand): Promise<ConfigResult> {
     if (input.minAmountKurus <= 0n || input.maxAmountKurus < input.minAmountKurus) {
       throw new DomainError('validation_failed', 'merchant needs 0 < minAmount ≤ maxAmount');
     }
@@ -101,7 +101,7 @@ export class ConfigureProviderHandler implements ICommandHandler<ConfigureProvid
   ) {
     this.box = new SecretBox(settings.secretKey);
   }
-  execute({ input, actor }: ConfigureProviderCommand): Promise<ConfigResult> {
+  async execute({ input, actor }: ConfigureProviderCommand): Promise<ConfigResult> {
     if (input.apiKey.length < 8 || input.apiSecret.length < 8) {
       throw new DomainError('validation_failed', 'apiKey and apiSecret need at least 8 characters');
     }
@@ -128,7 +128,7 @@ export class ConfigureProviderHandler implements ICommandHandler<ConfigureProvid
 @CommandHandler(ConfigureBankAccountCommand)
 export class ConfigureBankAccountHandler implements ICommandHandler<ConfigureBankAccountCommand, ConfigResult> {
   constructor(private readonly repository: LedgerRepository) {}
-  execute({ input, actor }: ConfigureBankAccountCommand): Promise<ConfigResult> {
+  async execute({ input, actor }: ConfigureBankAccountCommand): Promise<ConfigResult> {
     const iban = checkTurkishIban(input.iban);
     if (!iban.ok) throw new DomainError('invalid_iban', `${input.iban}: ${iban.reason}`);
     const id = configIdFor.bankAccount(iban.iban);
@@ -150,7 +150,7 @@ export class ConfigureBankAccountHandler implements ICommandHandler<ConfigureBan
 @CommandHandler(ConfigureOperatorCommand)
 export class ConfigureOperatorHandler implements ICommandHandler<ConfigureOperatorCommand, ConfigResult> {
   constructor(private readonly repository: LedgerRepository) {}
-  execute({ input, actor }: ConfigureOperatorCommand): Promise<ConfigResult> {
+  async execute({ input, actor }: ConfigureOperatorCommand): Promise<ConfigResult> {
     if (input.password.length < 10) throw new DomainError('validation_failed', 'operator password needs at least 10 characters');
     const id = configIdFor.operator(input.username);
     return configure(this.repository, STREAMS.operator(id), id, 'OperatorConfigured', async (current) => ({

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ISSUE_BOOTSTRAP, postJson } from '../support/test-app.js';
+
+/**
+ * The real entry point as ops run it: `node apps/all-in-one/dist/main.js` (npm start), embedded
+ * PGlite in DATA_DIR. `npm test` builds first; without a build this fails and says so.
+ */
+const MAIN = resolve('apps/all-in-one/dist/main.js');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function start(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs: number, what: string, output: () => string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; output:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the all-in-one process (npm start)', () => {
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does)`);
+  });
+
+  it('starts on PGlite with --bootstrap, serves the slice, prints the first admin password once, drains on SIGTERM and exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tg-proc-'));
+    const file = join(dataDir, 'bootstrap.json');
+    const withoutOperators = { ...structuredClone(ISSUE_BOOTSTRAP), operators: [] };
+    writeFileSync(file, JSON.stringify(withoutOperators));
+    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const first = start({ DATA_DIR: dataDir, PORT: port }, ['--bootstrap', file]);
+    await waitFor(() => first.output().includes('listening on'), 60_000, 'listening', first.output);
+    expect(first.output()).toMatch(/operator "admin" created with password \S{12,}/);
+
+    const base = `http://127.0.0.1:${port}`;
+    const body = (id: string) => ({ apikey: 'ak_test_1', transaction_id: id, amount: 250, fullname: 'Ali Veli', hash: sha256(`ak_test_1${id}sk_test_1250`) });
+    // Fire 40 requests on their own connections; once the first is answered the server holds the
+    // rest in flight (PGlite serialises them), and SIGTERM must still answer every one.
+    const inFlight = Array.from({ length: 40 }, (_, i) => postJson(`${base}/deposit/bank`, body(`PROC-${i}`)));
+    await Promise.race(inFlight);
+    first.child.kill('SIGTERM');
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(201));
+    expect(await first.exited).toBe(0);
+
+    // Restart on the same data: state survived, no new admin password, bootstrap again changes nothing.
+    const second = start({ DATA_DIR: dataDir, PORT: port }, ['--bootstrap', file]);
+    await waitFor(() => second.output().includes('listening on'), 60_000, 'listening again', second.output);
+    expect(second.output()).toContain('0 records changed');
+    expect(second.output()).not.toContain('created with password');
+    const status = await postJson(`${base}/status/PROC-7`, {}, { 'x-api-key': 'ak_test_1', 'x-api-secret': 'sk_test_1' });
+    expect(status).toMatchObject({ status: 201, body: { transactionId: 'PROC-7', status: 'awaiting_payment', amount: 250 } });
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('refuses to start on bad configuration with a clear message and exit code 2', async () => {
+    const bad = start({ PORT: '99999', DATA_DIR: mkdtempSync(join(tmpdir(), 'tg-bad-')) });
+    expect(await bad.exited).toBe(2);
+    expect(bad.output()).toContain('PORT must be an integer 1..65535 (got "99999")');
+  });
+});
