@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import { ENGINES, issueBootstrap, postJson, startTestApp, type TestApp } from '../support/test-app.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const H2H_RESPONSE_FIELDS = ['account_iban', 'account_name', 'code', 'fast', 'id', 'message', 'status', 'transaction_id'];
+const H2H_RESPONSE_FIELDS = [
+  'account_iban',
+  'account_name',
+  'code',
+  'fast',
+  'id',
+  'message',
+  'status',
+  'transaction_id',
+];
 
 describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
   let app: TestApp;
@@ -30,22 +39,25 @@ describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
     await app?.stop();
   });
 
-  it.each(['/deposit/bank', '/api/deposit/bank'])('POST %s answers 201 with exactly the contract fields', async (path) => {
-    const id = txId();
-    const res = await postJson(`${app.baseUrl}${path}`, body(id));
-    expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(H2H_RESPONSE_FIELDS);
-    expect(res.body).toMatchObject({
-      status: true,
-      code: 200,
-      account_name: 'Transfer Ltd',
-      account_iban: 'TR330006100519786457841326',
-      fast: true,
-      id,
-      transaction_id: id,
-    });
-    expect(typeof res.body.message).toBe('string');
-  });
+  it.each(['/deposit/bank', '/api/deposit/bank'])(
+    'POST %s answers 201 with exactly the contract fields',
+    async (path) => {
+      const id = txId();
+      const res = await postJson(`${app.baseUrl}${path}`, body(id));
+      expect(res.status).toBe(201);
+      expect(Object.keys(res.body).sort()).toEqual(H2H_RESPONSE_FIELDS);
+      expect(res.body).toMatchObject({
+        status: true,
+        code: 200,
+        account_name: 'Transfer Ltd',
+        account_iban: 'TR330006100519786457841326',
+        fast: true,
+        id,
+        transaction_id: id,
+      });
+      expect(typeof res.body.message).toBe('string');
+    },
+  );
 
   it('POST /status/{identifier} answers the current state by external id, internal id and uuid', async () => {
     const id = txId();
@@ -53,10 +65,19 @@ describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
     const headers = { 'x-api-key': 'ak_test_1', 'x-api-secret': 'sk_test_1' };
     const byExternal = await postJson(`${app.baseUrl}/status/${id}`, {}, headers);
     expect(byExternal.status).toBe(201);
-    expect(byExternal.body).toMatchObject({ success: true, transactionId: id, type: 'deposit', status: 'awaiting_payment', amount: 1250.5 });
+    expect(byExternal.body).toMatchObject({
+      success: true,
+      transactionId: id,
+      type: 'deposit',
+      status: 'awaiting_payment',
+      amount: 1250.5,
+    });
     expect(Number.isInteger(byExternal.body.id)).toBe(true);
     await app.settle();
-    const byNumber = await postJson(`${app.baseUrl}/api/status/${byExternal.body.id}`, { ApiKey: 'ak_test_1', ApiSecret: 'sk_test_1' });
+    const byNumber = await postJson(`${app.baseUrl}/api/status/${byExternal.body.id}`, {
+      ApiKey: 'ak_test_1',
+      ApiSecret: 'sk_test_1',
+    });
     expect(byNumber.body).toMatchObject({ transactionId: id, uuid: byExternal.body.uuid });
     const basic = { authorization: `Basic ${Buffer.from('ak_test_1:sk_test_1').toString('base64')}` };
     const byUuid = await postJson(`${app.baseUrl}/status/${byExternal.body.uuid}`, {}, basic);
@@ -79,16 +100,24 @@ describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
   });
 
   it('callback_url must equal the registered URL exactly', async () => {
-    const ok = await postJson(`${app.baseUrl}/deposit/bank`, body(txId(), 250, { callback_url: 'http://127.0.0.1:9999/cb/dep' }));
+    const ok = await postJson(
+      `${app.baseUrl}/deposit/bank`,
+      body(txId(), 250, { callback_url: 'http://127.0.0.1:9999/cb/dep' }),
+    );
     expect(ok.status).toBe(201);
-    const other = await postJson(`${app.baseUrl}/deposit/bank`, body(txId(), 250, { callback_url: 'http://127.0.0.1:9999/cb/dep/' }));
+    const other = await postJson(
+      `${app.baseUrl}/deposit/bank`,
+      body(txId(), 250, { callback_url: 'http://127.0.0.1:9999/cb/dep/' }),
+    );
     expect(other).toMatchObject({ status: 400, body: { status: false, errorCode: 'callback_url_mismatch' } });
   });
 
   it('50 concurrent identical requests: one transaction, 50 identical answers', async () => {
     const id = txId();
     const before = await transactionsWritten();
-    const answers = await Promise.all(Array.from({ length: 50 }, () => postJson(`${app.baseUrl}/deposit/bank`, body(id))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => postJson(`${app.baseUrl}/deposit/bank`, body(id))),
+    );
     expect(answers.every((a) => a.status === 201)).toBe(true);
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
     expect((await transactionsWritten()) - before).toBe(1);
@@ -103,7 +132,8 @@ describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     const conflicts = answers.filter((a) => a.status === 409);
     expect(conflicts).toHaveLength(49);
-    for (const c of conflicts) expect(c.body).toMatchObject({ status: false, code: 409, errorCode: 'duplicate_transaction' });
+    for (const c of conflicts)
+      expect(c.body).toMatchObject({ status: false, code: 409, errorCode: 'duplicate_transaction' });
     expect((await transactionsWritten()) - before).toBe(1);
   });
 
@@ -124,13 +154,17 @@ describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
       [{ ...body(txId()), transaction_id: 12345 }, 400, 'validation_failed'],
       [{ ...body(txId()), fullname: '' }, 400, 'validation_failed'],
       [{ ...body(txId()), hash: undefined }, 400, 'validation_failed'],
-      [{ ...body(txId()), fullname: "Robert'); DROP TABLE es_events;--" , hash: 'x' }, 401, 'invalid_signature'],
+      [{ ...body(txId()), fullname: "Robert'); DROP TABLE es_events;--", hash: 'x' }, 401, 'invalid_signature'],
       [{ ...body(txId()), fullname: '<script>alert(1)</script>', hash: 'x' }, 401, 'invalid_signature'],
       [{ ...body(txId()), fullname: 'x'.repeat(70 * 1024) }, 413, 'payload_too_large'],
     ];
     for (const [payload, status, errorCode] of cases) {
       const res = await postJson(url, payload);
-      expect({ payload: String(JSON.stringify(payload)).slice(0, 60), status: res.status, errorCode: res.body.errorCode }).toEqual({
+      expect({
+        payload: String(JSON.stringify(payload)).slice(0, 60),
+        status: res.status,
+        errorCode: res.body.errorCode,
+      }).toEqual({
         payload: String(JSON.stringify(payload)).slice(0, 60),
         status,
         errorCode,

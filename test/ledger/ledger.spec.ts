@@ -48,7 +48,9 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
   const withdrawal = (externalId: string, amountKurus: bigint): Promise<TransactionView> =>
     app.commands.execute(new RequestWithdrawalCommand({ ...origin(externalId, amountKurus), iban: VALID_IBAN }));
   const approve = (transactionId: string) =>
-    app.commands.execute(new ApproveTransactionCommand({ transactionId, actor: { source: 'test', operatorId: 'op-1' } }));
+    app.commands.execute(
+      new ApproveTransactionCommand({ transactionId, actor: { source: 'test', operatorId: 'op-1' } }),
+    );
   const reject = (transactionId: string, reason = 'not received') =>
     app.commands.execute(new RejectTransactionCommand({ transactionId, reason, actor: { source: 'test' } }));
 
@@ -106,7 +108,12 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
 
   it('parallel approve and reject of one deposit: exactly one wins', async () => {
     const view = await deposit(nextId('AR'), 20_000n);
-    const outcomes = await Promise.allSettled([approve(view.transactionId), reject(view.transactionId), approve(view.transactionId), reject(view.transactionId)]);
+    const outcomes = await Promise.allSettled([
+      approve(view.transactionId),
+      reject(view.transactionId),
+      approve(view.transactionId),
+      reject(view.transactionId),
+    ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect(await checkLedgerInvariants(app.db)).toEqual([]);
   });
@@ -117,7 +124,9 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     expect(new Set(views.map((v) => v.transactionId)).size).toBe(1);
     expect(new Set(views.map((v) => v.number)).size).toBe(1);
     expect(new Set(views.map((v) => v.bankAccount!.iban)).size).toBe(1);
-    const mixed = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => deposit(externalId, 25_000n, `other-${i}`)));
+    const mixed = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => deposit(externalId, 25_000n, `other-${i}`)),
+    );
     for (const o of mixed) {
       expect(o.status).toBe('rejected');
       expect(((o as PromiseRejectedResult).reason as DomainError).errorCode).toBe('duplicate_transaction');
@@ -157,7 +166,9 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     await expectDomainError(withdrawal(nextId('BIG'), before + 1n), 'insufficient_balance');
     expect(await available()).toBe(before);
     await expectDomainError(
-      app.commands.execute(new RequestWithdrawalCommand({ ...origin(nextId('IBAN'), 1_000n), iban: 'TR330006100519786457841327' })),
+      app.commands.execute(
+        new RequestWithdrawalCommand({ ...origin(nextId('IBAN'), 1_000n), iban: 'TR330006100519786457841327' }),
+      ),
       'invalid_iban',
     );
   });
@@ -179,7 +190,9 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
 
   it('report payment, change amount (original kept), expire, and what final states refuse', async () => {
     const d = await deposit(nextId('FLOW'), 30_000n);
-    const reported = await app.commands.execute(new ReportPaymentCommand({ transactionId: d.transactionId, actor: { source: 'customer' } }));
+    const reported = await app.commands.execute(
+      new ReportPaymentCommand({ transactionId: d.transactionId, actor: { source: 'customer' } }),
+    );
     expect(reported.state).toBe('payment_reported');
     const changed = await app.commands.execute(
       new ChangeAmountCommand({ transactionId: d.transactionId, amountKurus: 29_000n, actor: { source: 'test' } }),
@@ -199,7 +212,9 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     );
     expect(late.state).toBe('approved');
     await expectDomainError(
-      app.commands.execute(new ChangeAmountCommand({ transactionId: d.transactionId, amountKurus: 1n, actor: { source: 'test' } })),
+      app.commands.execute(
+        new ChangeAmountCommand({ transactionId: d.transactionId, amountKurus: 1n, actor: { source: 'test' } }),
+      ),
       'transaction_final',
     );
     expect(await checkLedgerInvariants(app.db)).toEqual([]);
@@ -208,11 +223,17 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
   it('the invariant check names an inconsistency injected into the read models', async () => {
     await app.settle();
     expect(await checkLedgerInvariants(app.db)).toEqual([]);
-    await app.db.query(`update rm_balances set credits_posted_kurus = credits_posted_kurus + 1 where account_id = $1`, [`merchant:${MERCHANT}`]);
+    await app.db.query(`update rm_balances set credits_posted_kurus = credits_posted_kurus + 1 where account_id = $1`, [
+      `merchant:${MERCHANT}`,
+    ]);
     const violations = await checkLedgerInvariants(app.db);
-    expect(violations.map((v) => v.invariant)).toEqual(expect.arrayContaining(['debits_equal_credits', 'balance_matches_transfers']));
+    expect(violations.map((v) => v.invariant)).toEqual(
+      expect.arrayContaining(['debits_equal_credits', 'balance_matches_transfers']),
+    );
     expect(violations.find((v) => v.invariant === 'balance_matches_transfers')!.subject).toBe(`merchant:${MERCHANT}`);
-    await app.db.query(`update rm_balances set credits_posted_kurus = credits_posted_kurus - 1 where account_id = $1`, [`merchant:${MERCHANT}`]);
+    await app.db.query(`update rm_balances set credits_posted_kurus = credits_posted_kurus - 1 where account_id = $1`, [
+      `merchant:${MERCHANT}`,
+    ]);
     expect(await checkLedgerInvariants(app.db)).toEqual([]);
   });
 });

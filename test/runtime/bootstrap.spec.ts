@@ -18,20 +18,29 @@ describe.each(ENGINES)('bootstrap file on %s', (engine) => {
     const eventsAfterFirst = (await app.db.query<{ n: string }>('select count(*)::text n from es_events')).rows[0]!.n;
     const second = await app.provision(issueBootstrap());
     expect(second).toEqual({ changed: 0, unchanged: 5 });
-    expect((await app.db.query<{ n: string }>('select count(*)::text n from es_events')).rows[0]!.n).toBe(eventsAfterFirst);
+    expect((await app.db.query<{ n: string }>('select count(*)::text n from es_events')).rows[0]!.n).toBe(
+      eventsAfterFirst,
+    );
 
-    const merchant = await app.db.query<{ record: Record<string, unknown> }>('select record from rm_merchants where merchant_id = $1', [
-      configIdFor.merchant('Acme'),
-    ]);
+    const merchant = await app.db.query<{ record: Record<string, unknown> }>(
+      'select record from rm_merchants where merchant_id = $1',
+      [configIdFor.merchant('Acme')],
+    );
     expect(merchant.rows[0]!.record).toMatchObject({
       minAmountKurus: '1000',
       maxAmountKurus: '50000000',
       depositCommissionBp: 150,
       overdraftLimitKurus: '0',
     });
-    const provider = await app.db.query<{ record: Record<string, unknown> }>('select record from rm_providers where api_key = $1', ['ak_test_1']);
+    const provider = await app.db.query<{ record: Record<string, unknown> }>(
+      'select record from rm_providers where api_key = $1',
+      ['ak_test_1'],
+    );
     expect(JSON.stringify(provider.rows[0]!.record)).not.toContain('sk_test_1'); // sealed at rest
-    const operator = await app.db.query<{ record: { passwordHash: string } }>('select record from rm_operators where username = $1', ['admin']);
+    const operator = await app.db.query<{ record: { passwordHash: string } }>(
+      'select record from rm_operators where username = $1',
+      ['admin'],
+    );
     expect(await verifyPassword('S3cure-pass!', operator.rows[0]!.record.passwordHash)).toBe(true);
     expect(operator.rows[0]!.record.passwordHash).not.toContain('S3cure-pass!');
   });
@@ -49,7 +58,9 @@ describe.each(ENGINES)('bootstrap file on %s', (engine) => {
   });
 
   it('refuses a bad file with every problem named, before writing anything', async () => {
-    expect(() => parseBootstrap({ merchants: [{ name: 'X', minAmount: -1, maxAmount: 'lots' }] }, 'bad.json')).toThrow(BootstrapFileError);
+    expect(() => parseBootstrap({ merchants: [{ name: 'X', minAmount: -1, maxAmount: 'lots' }] }, 'bad.json')).toThrow(
+      BootstrapFileError,
+    );
     try {
       parseBootstrap({ merchants: [{ name: 'X', minAmount: -1, maxAmount: 'lots' }] }, 'bad.json');
     } catch (error) {
@@ -59,7 +70,15 @@ describe.each(ENGINES)('bootstrap file on %s', (engine) => {
     await expect(
       app.commands.execute(
         new ConfigureMerchantCommand(
-          { name: 'Bad', active: true, minAmountKurus: 500n, maxAmountKurus: 100n, depositCommissionBp: 0, withdrawalCommissionBp: 0, overdraftLimitKurus: 0n },
+          {
+            name: 'Bad',
+            active: true,
+            minAmountKurus: 500n,
+            maxAmountKurus: 100n,
+            depositCommissionBp: 0,
+            withdrawalCommissionBp: 0,
+            overdraftLimitKurus: 0n,
+          },
           { source: 'test' },
         ),
       ),

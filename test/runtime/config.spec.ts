@@ -13,7 +13,9 @@ describe('runtime configuration', () => {
     expect(config.secretKey).toHaveLength(32);
     // The embedded key persists: a restart can still open sealed secrets.
     const dir = dataDir();
-    expect(loadRuntimeConfig({ DATA_DIR: dir }).secretKey.equals(loadRuntimeConfig({ DATA_DIR: dir }).secretKey)).toBe(true);
+    expect(loadRuntimeConfig({ DATA_DIR: dir }).secretKey.equals(loadRuntimeConfig({ DATA_DIR: dir }).secretKey)).toBe(
+      true,
+    );
   });
 
   it('names every bad value with what it expects', () => {
@@ -39,6 +41,8 @@ describe('runtime configuration', () => {
   });
 
   it('requires an explicit sealing key with a PostgreSQL server', () => {
-    expect(() => loadRuntimeConfig({ DATABASE_URL: 'postgres://127.0.0.1/test' })).toThrow(/TRANSFERGATE_SECRET_KEY is required/);
+    expect(() => loadRuntimeConfig({ DATABASE_URL: 'postgres://127.0.0.1/test' })).toThrow(
+      /TRANSFERGATE_SECRET_KEY is required/,
+    );
   });
 });

@@ -12,8 +12,14 @@ import { ISSUE_BOOTSTRAP, postJson } from '../support/test-app.js';
 const MAIN = resolve('apps/all-in-one/dist/main.js');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-function start(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  env: Record<string, string>,
+  args: string[] = [],
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -45,7 +51,13 @@ describe('the all-in-one process (npm start)', () => {
     expect(first.output()).toMatch(/operator "admin" created with password \S{12,}/);
 
     const base = `http://127.0.0.1:${port}`;
-    const body = (id: string) => ({ apikey: 'ak_test_1', transaction_id: id, amount: 250, fullname: 'Ali Veli', hash: sha256(`ak_test_1${id}sk_test_1250`) });
+    const body = (id: string) => ({
+      apikey: 'ak_test_1',
+      transaction_id: id,
+      amount: 250,
+      fullname: 'Ali Veli',
+      hash: sha256(`ak_test_1${id}sk_test_1250`),
+    });
     // Fire 40 requests on their own connections; once the first is answered the server holds the
     // rest in flight (PGlite serialises them), and SIGTERM must still answer every one.
     const inFlight = Array.from({ length: 40 }, (_, i) => postJson(`${base}/deposit/bank`, body(`PROC-${i}`)));
@@ -60,8 +72,15 @@ describe('the all-in-one process (npm start)', () => {
     await waitFor(() => second.output().includes('listening on'), 60_000, 'listening again', second.output);
     expect(second.output()).toContain('0 records changed');
     expect(second.output()).not.toContain('created with password');
-    const status = await postJson(`${base}/status/PROC-7`, {}, { 'x-api-key': 'ak_test_1', 'x-api-secret': 'sk_test_1' });
-    expect(status).toMatchObject({ status: 201, body: { transactionId: 'PROC-7', status: 'awaiting_payment', amount: 250 } });
+    const status = await postJson(
+      `${base}/status/PROC-7`,
+      {},
+      { 'x-api-key': 'ak_test_1', 'x-api-secret': 'sk_test_1' },
+    );
+    expect(status).toMatchObject({
+      status: 201,
+      body: { transactionId: 'PROC-7', status: 'awaiting_payment', amount: 250 },
+    });
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   });

@@ -46,14 +46,18 @@ async function main(): Promise<void> {
   }
   const admin = await running.ensureFirstAdmin();
   if (admin.generatedPassword) {
-    console.log(`\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`);
+    console.log(
+      `\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`,
+    );
   } else if (admin.created) {
     console.log('First start: operator "admin" created with ADMIN_PASSWORD');
   }
 
   await running.app.listen({ port: config.port, host: config.host });
   const baseUrl = `http://127.0.0.1:${config.port}`;
-  console.log(`transfergate listening on ${config.host}:${config.port} (${config.databaseUrl ? 'PostgreSQL server' : `PGlite in ${config.dataDir}`})`);
+  console.log(
+    `transfergate listening on ${config.host}:${config.port} (${config.databaseUrl ? 'PostgreSQL server' : `PGlite in ${config.dataDir}`})`,
+  );
   if (values.demo) console.log(demoInstructions(baseUrl));
 }
 

@@ -58,7 +58,9 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: z
     .string()
     .optional()
-    .refine((v) => v === undefined || v === '' || v.length >= 10, { message: 'ADMIN_PASSWORD needs at least 10 characters' }),
+    .refine((v) => v === undefined || v === '' || v.length >= 10, {
+      message: 'ADMIN_PASSWORD needs at least 10 characters',
+    }),
   TRANSFERGATE_BOOTSTRAP: z.string().optional(),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 600_000, 15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug']).default('info'),
@@ -79,7 +81,9 @@ export class ConfigError extends Error {
 function secretKeyFor(env: z.infer<typeof EnvSchema>, dataDir: string): Buffer {
   if (env.TRANSFERGATE_SECRET_KEY) return Buffer.from(env.TRANSFERGATE_SECRET_KEY, 'base64');
   if (env.DATABASE_URL) {
-    throw new ConfigError(['TRANSFERGATE_SECRET_KEY is required with DATABASE_URL (32 bytes, base64: openssl rand -base64 32)']);
+    throw new ConfigError([
+      'TRANSFERGATE_SECRET_KEY is required with DATABASE_URL (32 bytes, base64: openssl rand -base64 32)',
+    ]);
   }
   const file = join(dataDir, 'secret.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
@@ -104,9 +108,14 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrap
     depositTtlMs: e.DEPOSIT_TTL_MINUTES * 60_000,
     secretKey: secretKeyFor(e, dataDir),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    trustProxy: (e.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: (e.TRUST_PROXY ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     ...(e.ADMIN_PASSWORD ? { adminPassword: e.ADMIN_PASSWORD } : {}),
-    ...((overrides.bootstrapFile ?? e.TRANSFERGATE_BOOTSTRAP) ? { bootstrapFile: overrides.bootstrapFile ?? e.TRANSFERGATE_BOOTSTRAP } : {}),
+    ...((overrides.bootstrapFile ?? e.TRANSFERGATE_BOOTSTRAP)
+      ? { bootstrapFile: overrides.bootstrapFile ?? e.TRANSFERGATE_BOOTSTRAP }
+      : {}),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -18,7 +18,9 @@ const percent = z
     }
   });
 
-const nonNegativeAmount = z.union([z.literal(0), z.literal('0'), AmountSchema]).transform((v) => (v === 0 || v === '0' ? 0n : v));
+const nonNegativeAmount = z
+  .union([z.literal(0), z.literal('0'), AmountSchema])
+  .transform((v) => (v === 0 || v === '0' ? 0n : v));
 
 export const BootstrapFileSchema = z.object({
   operators: z

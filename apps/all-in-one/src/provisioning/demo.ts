@@ -1,29 +1,75 @@
 /** The built-in --demo file: one infrastructure and provider per API form, two receiving accounts. */
 export const DEMO_BOOTSTRAP = {
   infrastructures: [
-    { name: 'Demo Merchant API', slug: 'demo-merchant', apiForm: 'merchant', callbackFormat: 'merchant',
-      callback_deposit: 'http://127.0.0.1:9999/callbacks/merchant/deposit', callback_withdrawal: 'http://127.0.0.1:9999/callbacks/merchant/withdrawal' },
-    { name: 'Demo H2H', slug: 'demo-h2h', apiForm: 'h2h', callbackFormat: 'h2h',
-      callback_deposit: 'http://127.0.0.1:9999/callbacks/h2h/deposit', callback_withdrawal: 'http://127.0.0.1:9999/callbacks/h2h/withdrawal' },
-    { name: 'Demo Infrastructure', slug: 'demo-infra', apiForm: 'infrastructure', callbackFormat: 'infrastructure',
-      callback_deposit: 'http://127.0.0.1:9999/callbacks/infra/deposit', callback_withdrawal: 'http://127.0.0.1:9999/callbacks/infra/withdrawal' },
+    {
+      name: 'Demo Merchant API',
+      slug: 'demo-merchant',
+      apiForm: 'merchant',
+      callbackFormat: 'merchant',
+      callback_deposit: 'http://127.0.0.1:9999/callbacks/merchant/deposit',
+      callback_withdrawal: 'http://127.0.0.1:9999/callbacks/merchant/withdrawal',
+    },
+    {
+      name: 'Demo H2H',
+      slug: 'demo-h2h',
+      apiForm: 'h2h',
+      callbackFormat: 'h2h',
+      callback_deposit: 'http://127.0.0.1:9999/callbacks/h2h/deposit',
+      callback_withdrawal: 'http://127.0.0.1:9999/callbacks/h2h/withdrawal',
+    },
+    {
+      name: 'Demo Infrastructure',
+      slug: 'demo-infra',
+      apiForm: 'infrastructure',
+      callbackFormat: 'infrastructure',
+      callback_deposit: 'http://127.0.0.1:9999/callbacks/infra/deposit',
+      callback_withdrawal: 'http://127.0.0.1:9999/callbacks/infra/withdrawal',
+    },
   ],
   merchants: [
     {
-      name: 'Demo Merchant', minAmount: 10, maxAmount: 500000, depositCommissionPercent: 1.5, withdrawalCommissionPercent: 1,
+      name: 'Demo Merchant',
+      minAmount: 10,
+      maxAmount: 500000,
+      depositCommissionPercent: 1.5,
+      withdrawalCommissionPercent: 1,
       overdraftLimit: 0,
       providers: [
-        { name: 'demo-merchant-api', infrastructure: 'demo-merchant', apiKey: 'demo_merchant_key', apiSecret: 'demo_merchant_secret' },
+        {
+          name: 'demo-merchant-api',
+          infrastructure: 'demo-merchant',
+          apiKey: 'demo_merchant_key',
+          apiSecret: 'demo_merchant_secret',
+        },
         { name: 'demo-h2h', infrastructure: 'demo-h2h', apiKey: 'demo_h2h_key', apiSecret: 'demo_h2h_secret' },
-        { name: 'demo-infrastructure', infrastructure: 'demo-infra', apiKey: 'demo_infra_key', apiSecret: 'demo_infra_secret' },
+        {
+          name: 'demo-infrastructure',
+          infrastructure: 'demo-infra',
+          apiKey: 'demo_infra_key',
+          apiSecret: 'demo_infra_secret',
+        },
       ],
     },
   ],
   bankAccounts: [
-    { bank: 'Ziraat Bankası', iban: 'TR330006100519786457841326', holderName: 'Demo Ödeme Ltd', fast: true,
-      minAmount: 1, maxAmount: 500000, dailyLimit: 5000000 },
-    { bank: 'Garanti BBVA', iban: 'TR930006200000000006295317', holderName: 'Demo Ödeme Ltd', fast: true,
-      minAmount: 1, maxAmount: 250000, dailyLimit: 2000000 },
+    {
+      bank: 'Ziraat Bankası',
+      iban: 'TR330006100519786457841326',
+      holderName: 'Demo Ödeme Ltd',
+      fast: true,
+      minAmount: 1,
+      maxAmount: 500000,
+      dailyLimit: 5000000,
+    },
+    {
+      bank: 'Garanti BBVA',
+      iban: 'TR930006200000000006295317',
+      holderName: 'Demo Ödeme Ltd',
+      fast: true,
+      minAmount: 1,
+      maxAmount: 250000,
+      dailyLimit: 2000000,
+    },
   ],
 } as const;
 

@@ -45,7 +45,11 @@ export interface ProvisionSummary {
  * Applies a bootstrap file through the ledger's configuration commands, in dependency order.
  * Each command appends only what differs, so applying the same file again changes nothing.
  */
-export async function applyBootstrap(commands: CommandBus, db: SqlDatabase, file: BootstrapFile): Promise<ProvisionSummary> {
+export async function applyBootstrap(
+  commands: CommandBus,
+  db: SqlDatabase,
+  file: BootstrapFile,
+): Promise<ProvisionSummary> {
   const summary: ProvisionSummary = { changed: 0, unchanged: 0 };
   const count = (result: { changed: boolean }) => (result.changed ? summary.changed++ : summary.unchanged++);
 
@@ -88,7 +92,9 @@ export async function applyBootstrap(commands: CommandBus, db: SqlDatabase, file
       if (!slugs.has(provider.infrastructure)) {
         const { rows } = await db.query('select 1 from rm_infrastructures where slug = $1', [provider.infrastructure]);
         if (rows.length === 0) {
-          throw new BootstrapFileError(`provider ${provider.name}: unknown infrastructure slug "${provider.infrastructure}"`);
+          throw new BootstrapFileError(
+            `provider ${provider.name}: unknown infrastructure slug "${provider.infrastructure}"`,
+          );
         }
       }
       count(
@@ -131,7 +137,10 @@ export async function applyBootstrap(commands: CommandBus, db: SqlDatabase, file
   for (const operator of file.operators) {
     count(
       await commands.execute(
-        new ConfigureOperatorCommand({ username: operator.username, password: operator.password, role: operator.role, active: operator.active }, ACTOR),
+        new ConfigureOperatorCommand(
+          { username: operator.username, password: operator.password, role: operator.role, active: operator.active },
+          ACTOR,
+        ),
       ),
     );
   }
@@ -150,6 +159,8 @@ export async function ensureFirstAdmin(
   const { rows } = await db.query('select 1 from es_streams where stream_id like $1 limit 1', ['operator-%']);
   if (rows.length > 0) return { created: false };
   const password = adminPassword ?? randomBytes(12).toString('base64url');
-  await commands.execute(new ConfigureOperatorCommand({ username: 'admin', password, role: 'admin', active: true }, ACTOR));
+  await commands.execute(
+    new ConfigureOperatorCommand({ username: 'admin', password, role: 'admin', active: true }, ACTOR),
+  );
   return { created: true, ...(adminPassword ? {} : { generatedPassword: password }) };
 }

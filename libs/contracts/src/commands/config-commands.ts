@@ -61,27 +61,42 @@ export interface OperatorInput {
 }
 
 export class ConfigureInfrastructureCommand extends Command<ConfigResult> {
-  constructor(readonly input: InfrastructureInput, readonly actor: ActorRef) {
+  constructor(
+    readonly input: InfrastructureInput,
+    readonly actor: ActorRef,
+  ) {
     super();
   }
 }
 export class ConfigureMerchantCommand extends Command<ConfigResult> {
-  constructor(readonly input: MerchantInput, readonly actor: ActorRef) {
+  constructor(
+    readonly input: MerchantInput,
+    readonly actor: ActorRef,
+  ) {
     super();
   }
 }
 export class ConfigureProviderCommand extends Command<ConfigResult> {
-  constructor(readonly input: ProviderInput, readonly actor: ActorRef) {
+  constructor(
+    readonly input: ProviderInput,
+    readonly actor: ActorRef,
+  ) {
     super();
   }
 }
 export class ConfigureBankAccountCommand extends Command<ConfigResult> {
-  constructor(readonly input: BankAccountInput, readonly actor: ActorRef) {
+  constructor(
+    readonly input: BankAccountInput,
+    readonly actor: ActorRef,
+  ) {
     super();
   }
 }
 export class ConfigureOperatorCommand extends Command<ConfigResult> {
-  constructor(readonly input: OperatorInput, readonly actor: ActorRef) {
+  constructor(
+    readonly input: OperatorInput,
+    readonly actor: ActorRef,
+  ) {
     super();
   }
 }

@@ -26,7 +26,10 @@ export class FindProviderByApiKeyQuery extends Query<ProviderCredentials | null>
 
 /** Finds a provider's transaction by its external id, internal integer id or internal UUID. */
 export class FindTransactionQuery extends Query<TransactionView | null> {
-  constructor(readonly providerId: string, readonly identifier: string) {
+  constructor(
+    readonly providerId: string,
+    readonly identifier: string,
+  ) {
     super();
   }
 }

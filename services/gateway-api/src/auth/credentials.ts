@@ -33,8 +33,15 @@ export function presentedCredentials(request: FastifyRequest): PresentedCredenti
     if (colon > 0) basic = { apiKey: decoded.slice(0, colon), apiSecret: decoded.slice(colon + 1) };
   }
   return {
-    apiKey: pick(headers, ['x-api-key', 'apikey']) ?? basic.apiKey ?? pick(request.body, KEY_NAMES) ?? pick(request.query, KEY_NAMES),
+    apiKey:
+      pick(headers, ['x-api-key', 'apikey']) ??
+      basic.apiKey ??
+      pick(request.body, KEY_NAMES) ??
+      pick(request.query, KEY_NAMES),
     apiSecret:
-      pick(headers, ['x-api-secret', 'apisecret']) ?? basic.apiSecret ?? pick(request.body, SECRET_NAMES) ?? pick(request.query, SECRET_NAMES),
+      pick(headers, ['x-api-secret', 'apisecret']) ??
+      basic.apiSecret ??
+      pick(request.body, SECRET_NAMES) ??
+      pick(request.query, SECRET_NAMES),
   };
 }

@@ -10,7 +10,9 @@ export function ipAllowed(ip: string, allowList: readonly string[]): boolean {
   }
   return allowList.some((entry) => {
     try {
-      const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.parse(entry), entry.includes(':') ? 128 : 32];
+      const [range, bits] = entry.includes('/')
+        ? ipaddr.parseCIDR(entry)
+        : [ipaddr.parse(entry), entry.includes(':') ? 128 : 32];
       return range.kind() === address.kind() && address.match(range, bits);
     } catch {
       return false;

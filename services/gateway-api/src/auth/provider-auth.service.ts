@@ -35,9 +35,13 @@ export class ProviderAuthService {
   assertMayCall(provider: ProviderCredentials, clientIp: string, form: ProviderCredentials['apiForm']): void {
     if (!provider.active) throw new DomainError('provider_disabled', 'provider is disabled');
     if (!provider.merchantActive) throw new DomainError('merchant_disabled', 'merchant is disabled');
-    if (!ipAllowed(clientIp, provider.apiAllowedIps)) throw new DomainError('ip_not_allowed', 'caller IP is not allowed for this provider');
+    if (!ipAllowed(clientIp, provider.apiAllowedIps))
+      throw new DomainError('ip_not_allowed', 'caller IP is not allowed for this provider');
     if (provider.apiForm !== form) {
-      throw new DomainError('form_not_enabled', `this provider's infrastructure uses the ${provider.apiForm} API, not ${form}`);
+      throw new DomainError(
+        'form_not_enabled',
+        `this provider's infrastructure uses the ${provider.apiForm} API, not ${form}`,
+      );
     }
   }
 

@@ -32,25 +32,36 @@ export class FormErrorFilter implements ExceptionFilter {
     const shape = errorShapeForPath(request.url);
     const { status, code, message, details } = this.classify(exception);
     if (status >= 500 && code === 'internal_error') {
-      this.logger.error(`${request.method} ${request.url.split('?')[0]} failed: ${(exception as Error)?.stack ?? String(exception)}`);
+      this.logger.error(
+        `${request.method} ${request.url.split('?')[0]} failed: ${(exception as Error)?.stack ?? String(exception)}`,
+      );
     }
     void reply.status(status).send(errorBody(shape, status, code, message, details));
   }
 
   private classify(exception: unknown): { status: number; code: ErrorCode; message: string; details?: unknown } {
     if (isDomainError(exception)) {
-      return { status: ERROR_CODES[exception.errorCode], code: exception.errorCode, message: exception.message, details: exception.details };
+      return {
+        status: ERROR_CODES[exception.errorCode],
+        code: exception.errorCode,
+        message: exception.message,
+        details: exception.details,
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const response = exception.getResponse() as { errorCode?: ErrorCode; message?: string; details?: unknown } | string;
+      const response = exception.getResponse() as
+        { errorCode?: ErrorCode; message?: string; details?: unknown } | string;
       if (typeof response === 'object' && response.errorCode) {
         return { status, code: response.errorCode, message: String(response.message), details: response.details };
       }
       const message = typeof response === 'string' ? response : String(response.message ?? exception.message);
       // Fastify's body parser errors reach us wrapped by Nest; keep their specific codes.
       const cause = (exception.cause ?? {}) as { code?: string };
-      if (status === 400 && (cause.code?.startsWith('FST_ERR_CTP') || /not valid JSON|Unexpected token|JSON/i.test(message))) {
+      if (
+        status === 400 &&
+        (cause.code?.startsWith('FST_ERR_CTP') || /not valid JSON|Unexpected token|JSON/i.test(message))
+      ) {
         return { status, code: 'malformed_json', message: 'request body is not valid JSON' };
       }
       if (status === 413) return { status, code: 'payload_too_large', message: 'request body too large' };
@@ -60,7 +71,8 @@ export class FormErrorFilter implements ExceptionFilter {
     const fastifyError = exception as { statusCode?: number; code?: string; message?: string };
     if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode < 500) {
       const status = fastifyError.statusCode;
-      if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, code: 'payload_too_large', message: 'request body too large' };
+      if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        return { status: 413, code: 'payload_too_large', message: 'request body too large' };
       if (fastifyError.code?.startsWith('FST_ERR_CTP') || status === 400) {
         return { status: 400, code: 'malformed_json', message: 'request body is not valid JSON' };
       }

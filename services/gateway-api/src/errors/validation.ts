@@ -8,7 +8,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   }
   const result = schema.safeParse(body);
   if (!result.success) {
-    const fields = result.error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', problem: issue.message }));
+    const fields = result.error.issues.map((issue) => ({
+      field: issue.path.join('.') || '(body)',
+      problem: issue.message,
+    }));
     const amountIssue = fields.find((f) => f.field === 'amount' || f.field === 'Amount');
     throw new DomainError(
       amountIssue && fields.length === 1 ? 'invalid_amount' : 'validation_failed',

@@ -30,10 +30,16 @@ export class H2hDepositController {
     const provider = await this.auth.byApiKey(input.apikey);
     this.auth.assertMayCall(provider, request.ip, 'h2h');
     if (!digestsEqual(h2hHash(input.apikey, input.transaction_id, provider.apiSecret, input.amount), input.hash)) {
-      throw new DomainError('invalid_signature', 'hash does not match SHA256(apikey + transaction_id + secret + round(amount))');
+      throw new DomainError(
+        'invalid_signature',
+        'hash does not match SHA256(apikey + transaction_id + secret + round(amount))',
+      );
     }
     if (input.callback_url !== undefined && input.callback_url !== provider.callbackDeposit) {
-      throw new DomainError('callback_url_mismatch', 'callback_url must equal the callback URL registered for this integration');
+      throw new DomainError(
+        'callback_url_mismatch',
+        'callback_url must equal the callback URL registered for this integration',
+      );
     }
     const view = await this.commands.execute(
       new RequestDepositCommand({

@@ -8,6 +8,11 @@ export const SERVICE_VERSION = '0.1.0';
 export class HealthController {
   @Get(['', 'api'])
   health() {
-    return { status: 'ok', service: 'transfergate', version: SERVICE_VERSION, uptimeSeconds: Math.floor((Date.now() - startedAtMs) / 1000) };
+    return {
+      status: 'ok',
+      service: 'transfergate',
+      version: SERVICE_VERSION,
+      uptimeSeconds: Math.floor((Date.now() - startedAtMs) / 1000),
+    };
   }
 }

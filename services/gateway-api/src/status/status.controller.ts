@@ -20,7 +20,8 @@ export class StatusController {
     const provider = await this.auth.byApiKey(credentials.apiKey);
     this.auth.assertSecret(provider, credentials.apiSecret);
     if (!provider.active) throw new DomainError('provider_disabled', 'provider is disabled');
-    if (!identifier || identifier.length > 128) throw new DomainError('validation_failed', 'identifier must be 1..128 characters');
+    if (!identifier || identifier.length > 128)
+      throw new DomainError('validation_failed', 'identifier must be 1..128 characters');
     const view = await this.queries.execute(new FindTransactionQuery(provider.providerId, identifier));
     if (!view) throw new DomainError('transaction_not_found', `no transaction ${identifier} for this provider`);
     return {

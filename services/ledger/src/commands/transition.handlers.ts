@@ -99,13 +99,22 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
             by: by(input.actor),
           });
           if (view.type === 'deposit') {
-            const { state: merchant } = await this.repository.loadConfig(STREAMS.merchant(view.merchantId), 'MerchantConfigured');
+            const { state: merchant } = await this.repository.loadConfig(
+              STREAMS.merchant(view.merchantId),
+              'MerchantConfigured',
+            );
             const amount = BigInt(view.amountKurus);
             const commission = commissionKurus(amount, merchant?.depositCommissionBp ?? 0);
             const posted = domainEvent('TransfersPosted', {
               transactionId: view.transactionId,
               merchantId: view.merchantId,
-              transfers: depositTransfers(view.transactionId, view.merchantId, view.bankAccount!.bankAccountId, amount, commission),
+              transfers: depositTransfers(
+                view.transactionId,
+                view.merchantId,
+                view.bankAccount!.bankAccountId,
+                amount,
+                commission,
+              ),
             });
             return [
               txnWrite(view.transactionId, version, [approved]),
@@ -135,7 +144,8 @@ export class RejectTransactionHandler implements ICommandHandler<RejectTransacti
 
   async execute({ input }: RejectTransactionCommand): Promise<TransactionView> {
     const reason = input.reason.trim();
-    if (!reason || reason.length > 500) throw new DomainError('validation_failed', 'a reject reason of 1..500 characters is required');
+    if (!reason || reason.length > 500)
+      throw new DomainError('validation_failed', 'a reject reason of 1..500 characters is required');
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
       const view = current.view;
       assertMove(view, 'reject');
@@ -154,7 +164,9 @@ export class RejectTransactionHandler implements ICommandHandler<RejectTransacti
             {
               streamId: STREAMS.merchantLedger(view.merchantId),
               expectedVersion: ledger.version,
-              events: [domainEvent('ReservationVoided', { transactionId: view.transactionId, merchantId: view.merchantId })],
+              events: [
+                domainEvent('ReservationVoided', { transactionId: view.transactionId, merchantId: view.merchantId }),
+              ],
             },
           ];
         },
@@ -172,7 +184,9 @@ export class ReportPaymentHandler implements ICommandHandler<ReportPaymentComman
       assertMove(current.view, 'report');
       return {
         writes: async (version) => [
-          txnWrite(current.view.transactionId, version, [domainEvent('PaymentReported', { transactionId: current.view.transactionId })]),
+          txnWrite(current.view.transactionId, version, [
+            domainEvent('PaymentReported', { transactionId: current.view.transactionId }),
+          ]),
         ],
       };
     });
@@ -225,12 +239,19 @@ export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand,
               ]),
             ];
           }
-          const { state: merchant } = await this.repository.loadConfig(STREAMS.merchant(view.merchantId), 'MerchantConfigured');
+          const { state: merchant } = await this.repository.loadConfig(
+            STREAMS.merchant(view.merchantId),
+            'MerchantConfigured',
+          );
           const fee = commissionKurus(input.amountKurus, merchant?.withdrawalCommissionBp ?? 0);
           const ledger = await loadLedger();
           const previousTotal = BigInt(view.amountKurus) + BigInt(view.feeKurus);
           // The old reservation is released in the same step, so only the difference must fit.
-          assertCanReserve(ledger, input.amountKurus + fee - previousTotal, BigInt(merchant?.overdraftLimitKurus ?? '0'));
+          assertCanReserve(
+            ledger,
+            input.amountKurus + fee - previousTotal,
+            BigInt(merchant?.overdraftLimitKurus ?? '0'),
+          );
           return [
             txnWrite(view.transactionId, version, [
               domainEvent('TransactionAmountChanged', {
@@ -248,7 +269,13 @@ export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand,
                 domainEvent('ReservationChanged', {
                   transactionId: view.transactionId,
                   merchantId: view.merchantId,
-                  transfers: withdrawalTransfers(view.transactionId, view.merchantId, input.amountKurus, fee, version + 1),
+                  transfers: withdrawalTransfers(
+                    view.transactionId,
+                    view.merchantId,
+                    input.amountKurus,
+                    fee,
+                    version + 1,
+                  ),
                 }),
               ],
             },
@@ -271,7 +298,9 @@ export class ExpireTransactionHandler implements ICommandHandler<ExpireTransacti
       }
       return {
         writes: async (version) => [
-          txnWrite(current.view.transactionId, version, [domainEvent('TransactionExpired', { transactionId: current.view.transactionId })]),
+          txnWrite(current.view.transactionId, version, [
+            domainEvent('TransactionExpired', { transactionId: current.view.transactionId }),
+          ]),
         ],
       };
     });

@@ -24,7 +24,12 @@ import { configIdFor } from '../persistence/ids.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { hashPassword, verifyPassword } from '../secrets/password-hash.js';
 
-type ConfigType = 'MerchantConfigured' | 'ProviderConfigured' | 'InfrastructureConfigured' | 'BankAccountConfigured' | 'OperatorConfigured';
+type ConfigType =
+  | 'MerchantConfigured'
+  | 'ProviderConfigured'
+  | 'InfrastructureConfigured'
+  | 'BankAccountConfigured'
+  | 'OperatorConfigured';
 
 /** Appends the new record only when it differs from the stream's last one (idempotent provisioning). */
 async function configure<T extends ConfigType>(
@@ -39,7 +44,13 @@ async function configure<T extends ConfigType>(
   const next = await build(state);
   if (state && isDeepStrictEqual(state, next)) return { id, changed: false };
   await repository.append(
-    [{ streamId, expectedVersion: version === 0 ? 'no_stream' : version, events: [domainEvent(type as EventType, next as never)] }],
+    [
+      {
+        streamId,
+        expectedVersion: version === 0 ? 'no_stream' : version,
+        events: [domainEvent(type as EventType, next as never)],
+      },
+    ],
     actor,
   );
   return { id, changed: true };
@@ -51,21 +62,29 @@ const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 export class ConfigureInfrastructureHandler implements ICommandHandler<ConfigureInfrastructureCommand, ConfigResult> {
   constructor(private readonly repository: LedgerRepository) {}
   async execute({ input, actor }: ConfigureInfrastructureCommand): Promise<ConfigResult> {
-    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.slug)) throw new DomainError('validation_failed', `invalid slug ${input.slug}`);
+    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.slug))
+      throw new DomainError('validation_failed', `invalid slug ${input.slug}`);
     for (const url of [input.callbackDeposit, input.callbackWithdrawal]) {
       if (!HTTP_URL.test(url)) throw new DomainError('validation_failed', `callback URL must be http(s): ${url}`);
     }
     const id = configIdFor.infrastructure(input.slug);
-    return configure(this.repository, STREAMS.infrastructure(id), id, 'InfrastructureConfigured', async () => ({
-      infrastructureId: id,
-      name: input.name,
-      slug: input.slug,
-      apiForm: input.apiForm,
-      callbackFormat: input.callbackFormat,
-      callbackDeposit: input.callbackDeposit,
-      callbackWithdrawal: input.callbackWithdrawal,
-      webhookAllowedIps: input.webhookAllowedIps,
-    }), actor);
+    return configure(
+      this.repository,
+      STREAMS.infrastructure(id),
+      id,
+      'InfrastructureConfigured',
+      async () => ({
+        infrastructureId: id,
+        name: input.name,
+        slug: input.slug,
+        apiForm: input.apiForm,
+        callbackFormat: input.callbackFormat,
+        callbackDeposit: input.callbackDeposit,
+        callbackWithdrawal: input.callbackWithdrawal,
+        webhookAllowedIps: input.webhookAllowedIps,
+      }),
+      actor,
+    );
   }
 }
 
@@ -78,16 +97,23 @@ export class ConfigureMerchantHandler implements ICommandHandler<ConfigureMercha
     }
     if (input.overdraftLimitKurus < 0n) throw new DomainError('validation_failed', 'overdraftLimit cannot be negative');
     const id = configIdFor.merchant(input.name);
-    return configure(this.repository, STREAMS.merchant(id), id, 'MerchantConfigured', async () => ({
-      merchantId: id,
-      name: input.name,
-      active: input.active,
-      minAmountKurus: input.minAmountKurus.toString(),
-      maxAmountKurus: input.maxAmountKurus.toString(),
-      depositCommissionBp: input.depositCommissionBp,
-      withdrawalCommissionBp: input.withdrawalCommissionBp,
-      overdraftLimitKurus: input.overdraftLimitKurus.toString(),
-    }), actor);
+    return configure(
+      this.repository,
+      STREAMS.merchant(id),
+      id,
+      'MerchantConfigured',
+      async () => ({
+        merchantId: id,
+        name: input.name,
+        active: input.active,
+        minAmountKurus: input.minAmountKurus.toString(),
+        maxAmountKurus: input.maxAmountKurus.toString(),
+        depositCommissionBp: input.depositCommissionBp,
+        withdrawalCommissionBp: input.withdrawalCommissionBp,
+        overdraftLimitKurus: input.overdraftLimitKurus.toString(),
+      }),
+      actor,
+    );
   }
 }
 
@@ -106,22 +132,34 @@ export class ConfigureProviderHandler implements ICommandHandler<ConfigureProvid
       throw new DomainError('validation_failed', 'apiKey and apiSecret need at least 8 characters');
     }
     const id = configIdFor.provider(input.name);
-    return configure(this.repository, STREAMS.provider(id), id, 'ProviderConfigured', async (current) => {
-      // Re-seal only when the secret changed: sealing is randomised, so an unchanged secret keeps its ciphertext.
-      const sealed = current && this.box.open(current.apiSecretSealed) === input.apiSecret ? current.apiSecretSealed : this.box.seal(input.apiSecret);
-      const number = current?.number ?? Number((await this.db.query<{ n: string }>(`select nextval('provider_number_seq')::text n`)).rows[0]!.n);
-      return {
-        providerId: id,
-        number,
-        merchantId: input.merchantId,
-        infrastructureId: input.infrastructureId,
-        name: input.name,
-        apiKey: input.apiKey,
-        apiSecretSealed: sealed,
-        apiAllowedIps: input.apiAllowedIps,
-        active: input.active,
-      };
-    }, actor);
+    return configure(
+      this.repository,
+      STREAMS.provider(id),
+      id,
+      'ProviderConfigured',
+      async (current) => {
+        // Re-seal only when the secret changed: sealing is randomised, so an unchanged secret keeps its ciphertext.
+        const sealed =
+          current && this.box.open(current.apiSecretSealed) === input.apiSecret
+            ? current.apiSecretSealed
+            : this.box.seal(input.apiSecret);
+        const number =
+          current?.number ??
+          Number((await this.db.query<{ n: string }>(`select nextval('provider_number_seq')::text n`)).rows[0]!.n);
+        return {
+          providerId: id,
+          number,
+          merchantId: input.merchantId,
+          infrastructureId: input.infrastructureId,
+          name: input.name,
+          apiKey: input.apiKey,
+          apiSecretSealed: sealed,
+          apiAllowedIps: input.apiAllowedIps,
+          active: input.active,
+        };
+      },
+      actor,
+    );
   }
 }
 
@@ -132,18 +170,25 @@ export class ConfigureBankAccountHandler implements ICommandHandler<ConfigureBan
     const iban = checkTurkishIban(input.iban);
     if (!iban.ok) throw new DomainError('invalid_iban', `${input.iban}: ${iban.reason}`);
     const id = configIdFor.bankAccount(iban.iban);
-    return configure(this.repository, STREAMS.bankAccount(id), id, 'BankAccountConfigured', async () => ({
-      bankAccountId: id,
-      bank: input.bank,
-      bankCode: turkishBankCode(iban.iban),
-      iban: iban.iban,
-      holderName: input.holderName,
-      fast: input.fast,
-      minAmountKurus: input.minAmountKurus.toString(),
-      maxAmountKurus: input.maxAmountKurus.toString(),
-      dailyLimitKurus: input.dailyLimitKurus.toString(),
-      active: input.active,
-    }), actor);
+    return configure(
+      this.repository,
+      STREAMS.bankAccount(id),
+      id,
+      'BankAccountConfigured',
+      async () => ({
+        bankAccountId: id,
+        bank: input.bank,
+        bankCode: turkishBankCode(iban.iban),
+        iban: iban.iban,
+        holderName: input.holderName,
+        fast: input.fast,
+        minAmountKurus: input.minAmountKurus.toString(),
+        maxAmountKurus: input.maxAmountKurus.toString(),
+        dailyLimitKurus: input.dailyLimitKurus.toString(),
+        active: input.active,
+      }),
+      actor,
+    );
   }
 }
 
@@ -151,15 +196,25 @@ export class ConfigureBankAccountHandler implements ICommandHandler<ConfigureBan
 export class ConfigureOperatorHandler implements ICommandHandler<ConfigureOperatorCommand, ConfigResult> {
   constructor(private readonly repository: LedgerRepository) {}
   async execute({ input, actor }: ConfigureOperatorCommand): Promise<ConfigResult> {
-    if (input.password.length < 10) throw new DomainError('validation_failed', 'operator password needs at least 10 characters');
+    if (input.password.length < 10)
+      throw new DomainError('validation_failed', 'operator password needs at least 10 characters');
     const id = configIdFor.operator(input.username);
-    return configure(this.repository, STREAMS.operator(id), id, 'OperatorConfigured', async (current) => ({
-      operatorId: id,
-      username: input.username,
-      passwordHash:
-        current && (await verifyPassword(input.password, current.passwordHash)) ? current.passwordHash : await hashPassword(input.password),
-      role: input.role,
-      active: input.active,
-    }), actor);
+    return configure(
+      this.repository,
+      STREAMS.operator(id),
+      id,
+      'OperatorConfigured',
+      async (current) => ({
+        operatorId: id,
+        username: input.username,
+        passwordHash:
+          current && (await verifyPassword(input.password, current.passwordHash))
+            ? current.passwordHash
+            : await hashPassword(input.password),
+        role: input.role,
+        active: input.active,
+      }),
+      actor,
+    );
   }
 }

@@ -95,11 +95,7 @@ export function foldMerchantLedger(merchantId: string, events: RecordedEvent[]):
 }
 
 /** Refuses a new pending debit that would take the merchant below its overdraft limit. */
-export function assertCanReserve(
-  ledger: MerchantLedger,
-  extraDebitKurus: bigint,
-  overdraftLimitKurus: bigint,
-): void {
+export function assertCanReserve(ledger: MerchantLedger, extraDebitKurus: bigint, overdraftLimitKurus: bigint): void {
   const after = availableKurus(ledger) - extraDebitKurus;
   if (after < -overdraftLimitKurus) {
     throw new DomainError('insufficient_balance', 'merchant balance does not cover the amount and fee', {

@@ -25,10 +25,18 @@ export async function checkLedgerInvariants(db: SqlExecutor): Promise<InvariantV
   );
   const t = totals.rows[0]!;
   if (t.dpo !== t.cpo) {
-    violations.push({ invariant: 'debits_equal_credits', subject: 'posted', detail: `debits ${t.dpo} ≠ credits ${t.cpo}` });
+    violations.push({
+      invariant: 'debits_equal_credits',
+      subject: 'posted',
+      detail: `debits ${t.dpo} ≠ credits ${t.cpo}`,
+    });
   }
   if (t.dp !== t.cp) {
-    violations.push({ invariant: 'debits_equal_credits', subject: 'pending', detail: `debits ${t.dp} ≠ credits ${t.cp}` });
+    violations.push({
+      invariant: 'debits_equal_credits',
+      subject: 'pending',
+      detail: `debits ${t.dp} ≠ credits ${t.cp}`,
+    });
   }
 
   const drift = await db.query<{ account_id: string; detail: string }>(
@@ -47,7 +55,8 @@ export async function checkLedgerInvariants(db: SqlExecutor): Promise<InvariantV
      where coalesce(b.debits_pending_kurus, 0) <> coalesce(s.dp, 0) or coalesce(b.debits_posted_kurus, 0) <> coalesce(s.dpo, 0)
         or coalesce(b.credits_pending_kurus, 0) <> coalesce(s.cp, 0) or coalesce(b.credits_posted_kurus, 0) <> coalesce(s.cpo, 0)`,
   );
-  for (const row of drift.rows) violations.push({ invariant: 'balance_matches_transfers', subject: row.account_id, detail: row.detail });
+  for (const row of drift.rows)
+    violations.push({ invariant: 'balance_matches_transfers', subject: row.account_id, detail: row.detail });
 
   const below = await db.query<{ merchant_id: string; available: string; limit_kurus: string }>(
     `select m.merchant_id, (coalesce(b.credits_posted_kurus, 0) - coalesce(b.debits_posted_kurus, 0)
@@ -79,7 +88,11 @@ export async function checkLedgerInvariants(db: SqlExecutor): Promise<InvariantV
             and coalesce(x.pending, 0) <> t.amount_kurus + t.fee_kurus)`,
   );
   for (const row of sets.rows) {
-    violations.push({ invariant: 'transfer_set_matches_transaction', subject: `txn:${row.transaction_id}`, detail: row.detail });
+    violations.push({
+      invariant: 'transfer_set_matches_transaction',
+      subject: `txn:${row.transaction_id}`,
+      detail: row.detail,
+    });
   }
   return violations;
 }

@@ -19,4 +19,3 @@ export const configIdFor = {
   bankAccount: (iban: string) => uuidv5(`bank-account:${iban}`, NAMESPACE),
   operator: (username: string) => uuidv5(`operator:${username.toLowerCase()}`, NAMESPACE),
 };
-

@@ -1,11 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  EVENT_CATALOG,
-  STREAMS,
-  type ActorRef,
-  type DomainEvent,
-  type EventData,
-} from '@transfergate/contracts';
+import { EVENT_CATALOG, STREAMS, type ActorRef, type DomainEvent, type EventData } from '@transfergate/contracts';
 import {
   EVENT_STORE,
   SQL_DATABASE,
@@ -43,10 +37,14 @@ export class LedgerRepository {
   }
 
   /** Latest state of a configuration stream and its version (0 when it does not exist). */
-  async loadConfig<T extends 'MerchantConfigured' | 'ProviderConfigured' | 'InfrastructureConfigured' | 'BankAccountConfigured' | 'OperatorConfigured'>(
-    streamId: string,
-    type: T,
-  ): Promise<{ state: EventData<T> | undefined; version: number }> {
+  async loadConfig<
+    T extends
+      | 'MerchantConfigured'
+      | 'ProviderConfigured'
+      | 'InfrastructureConfigured'
+      | 'BankAccountConfigured'
+      | 'OperatorConfigured',
+  >(streamId: string, type: T): Promise<{ state: EventData<T> | undefined; version: number }> {
     const events = await this.store.readStream(streamId);
     const last = events[events.length - 1];
     if (!last) return { state: undefined, version: 0 };
@@ -59,7 +57,11 @@ export class LedgerRepository {
   }
 
   async append(writes: PendingWrite[], actor: ActorRef): Promise<AppendResult[]> {
-    const metadata = { actor: actor.operatorId ?? actor.source, source: actor.source, ...(actor.ip ? { ip: actor.ip } : {}) };
+    const metadata = {
+      actor: actor.operatorId ?? actor.source,
+      source: actor.source,
+      ...(actor.ip ? { ip: actor.ip } : {}),
+    };
     const storeWrites: StreamWrite[] = writes.map((write) => {
       // Random ids: two different commands racing at one version must conflict, never look like a replay.
       const events: NewEvent[] = write.events.map((event) => ({

@@ -7,7 +7,10 @@ import { SecretBox } from '../secrets/secret-box.js';
 
 /** Provider, its merchant and infrastructure by API key, with the secret unsealed for the check. */
 @QueryHandler(FindProviderByApiKeyQuery)
-export class FindProviderByApiKeyHandler implements IQueryHandler<FindProviderByApiKeyQuery, ProviderCredentials | null> {
+export class FindProviderByApiKeyHandler implements IQueryHandler<
+  FindProviderByApiKeyQuery,
+  ProviderCredentials | null
+> {
   private readonly box: SecretBox;
   constructor(
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,

@@ -41,12 +41,28 @@ async function projectEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void
     }
     case 'ProviderConfigured': {
       const d = EVENT_CATALOG.ProviderConfigured.schema.parse(event.data);
-      await upsert(tx, 'rm_providers', 'provider_id', d.providerId, { api_key: d.apiKey, merchant_id: d.merchantId }, d, event);
+      await upsert(
+        tx,
+        'rm_providers',
+        'provider_id',
+        d.providerId,
+        { api_key: d.apiKey, merchant_id: d.merchantId },
+        d,
+        event,
+      );
       return;
     }
     case 'BankAccountConfigured': {
       const d = EVENT_CATALOG.BankAccountConfigured.schema.parse(event.data);
-      await upsert(tx, 'rm_bank_accounts', 'bank_account_id', d.bankAccountId, { iban: d.iban, active: d.active }, d, event);
+      await upsert(
+        tx,
+        'rm_bank_accounts',
+        'bank_account_id',
+        d.bankAccountId,
+        { iban: d.iban, active: d.active },
+        d,
+        event,
+      );
       return;
     }
     case 'OperatorConfigured': {
@@ -174,10 +190,29 @@ async function applyTransfers(
       `insert into rm_transfers (transfer_id, transaction_id, merchant_id, debit_account, credit_account, amount_kurus,
          state, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6::bigint, $7, $8::timestamptz, $8::timestamptz)`,
-      [transferId, data.transactionId, data.merchantId, t.debitAccount, t.creditAccount, t.amountKurus, state, event.createdAt],
+      [
+        transferId,
+        data.transactionId,
+        data.merchantId,
+        t.debitAccount,
+        t.creditAccount,
+        t.amountKurus,
+        state,
+        event.createdAt,
+      ],
     );
-    await addToBalance(tx, t.debitAccount, state === 'posted' ? 'debits_posted_kurus' : 'debits_pending_kurus', t.amountKurus);
-    await addToBalance(tx, t.creditAccount, state === 'posted' ? 'credits_posted_kurus' : 'credits_pending_kurus', t.amountKurus);
+    await addToBalance(
+      tx,
+      t.debitAccount,
+      state === 'posted' ? 'debits_posted_kurus' : 'debits_pending_kurus',
+      t.amountKurus,
+    );
+    await addToBalance(
+      tx,
+      t.creditAccount,
+      state === 'posted' ? 'credits_posted_kurus' : 'credits_pending_kurus',
+      t.amountKurus,
+    );
   }
 }
 
