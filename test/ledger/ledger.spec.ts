@@ -10,7 +10,7 @@ import {
   RequestWithdrawalCommand,
   type TransactionView,
 } from '@transfergate/contracts';
-import { checkLedgerInvariants, configIdFor } from '@transfergate/ledger';
+import { DepositExpirySweeper, checkLedgerInvariants, configIdFor } from '@transfergate/ledger';
 import { ENGINES, issueBootstrap, startTestApp, type TestApp } from '../support/test-app.js';
 
 const MERCHANT = configIdFor.merchant('Acme');
@@ -218,6 +218,23 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
       'transaction_final',
     );
     expect(await checkLedgerInvariants(app.db)).toEqual([]);
+  });
+
+  it('the expiry sweeper expires due deposits once and leaves decided ones alone', async () => {
+    const due = await deposit(nextId('EXP'), 12_000n);
+    const decided = await deposit(nextId('EXP'), 13_000n);
+    await approve(decided.transactionId);
+    await app.settle();
+    const sweeper = app.app.get(DepositExpirySweeper);
+    const later = new Date(Date.now() + 31 * 60_000);
+    const [a, b] = await Promise.all([sweeper.sweep(later), sweeper.sweep(later)]);
+    expect(a + b).toBeGreaterThanOrEqual(1);
+    const stream = await app.store.readStream(`txn-${due.transactionId}`);
+    expect(stream.filter((e) => e.type === 'TransactionExpired')).toHaveLength(1);
+    const approvedStream = await app.store.readStream(`txn-${decided.transactionId}`);
+    expect(approvedStream.map((e) => e.type)).toEqual(['DepositRequested', 'TransactionApproved']);
+    await app.settle();
+    expect(await sweeper.sweep(later)).toBe(0);
   });
 
   it('the invariant check names an inconsistency injected into the read models', async () => {

@@ -7,3 +7,4 @@ export * from './read-models/schema.js';
 export * from './persistence/ids.js';
 export * from './secrets/secret-box.js';
 export * from './secrets/password-hash.js';
+export * from './commands/deposit-expiry.sweeper.js';

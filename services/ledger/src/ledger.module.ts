@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { DepositExpirySweeper } from './commands/deposit-expiry.sweeper.js';
 import { RequestDepositHandler } from './commands/request-deposit.handler.js';
 import { RequestWithdrawalHandler } from './commands/request-withdrawal.handler.js';
 import { ReceivingAccountSelector } from './commands/receiving-account.selector.js';
@@ -33,6 +34,7 @@ import { LedgerProjectionRunner } from './read-models/projection.runner.js';
     LedgerRepository,
     ReceivingAccountSelector,
     LedgerProjectionRunner,
+    DepositExpirySweeper,
     RequestDepositHandler,
     RequestWithdrawalHandler,
     ApproveTransactionHandler,
@@ -49,6 +51,6 @@ import { LedgerProjectionRunner } from './read-models/projection.runner.js';
     FindProviderByApiKeyHandler,
     FindTransactionHandler,
   ],
-  exports: [LedgerProjectionRunner],
+  exports: [LedgerProjectionRunner, DepositExpirySweeper],
 })
 export class LedgerModule {}
