@@ -216,11 +216,14 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
-  /** Position of the newest committed event (START for an empty store). */
+  /**
+   * Position of the newest committed event (START for an empty store). Deliberately not limited by
+   * the xmin rule: any transaction on the server (another schema, another app) can hold xmin back,
+   * and a caller waiting for "everything committed so far" must not be answered early.
+   */
   async headPosition(): Promise<GlobalPosition> {
     const { rows } = await this.db.query<{ xid: string; seq: string }>(
-      `select xid::text as xid, seq::text as seq from es_events
-       where xid < pg_snapshot_xmin(pg_current_snapshot()) order by es_events.xid desc, es_events.seq desc limit 1`,
+      `select xid::text as xid, seq::text as seq from es_events order by es_events.xid desc, es_events.seq desc limit 1`,
     );
     return rows[0] ? { commitXid: rows[0].xid, seq: rows[0].seq } : { commitXid: '0', seq: '0' };
   }

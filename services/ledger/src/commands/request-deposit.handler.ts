@@ -13,7 +13,7 @@ import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { transactionIdFor } from '../persistence/ids.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
-import { assertAmountAllowed, replayOrDuplicate, viewAfterRequest } from './request-rules.js';
+import { assertAmountAllowed, originOf, replayOrDuplicate, viewAfterRequest } from './request-rules.js';
 
 /** Decides a deposit request: merchant rules, receiving account, a new stream claimed with no_stream. */
 @CommandHandler(RequestDepositCommand)
@@ -33,18 +33,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
     const account = await this.accounts.choose(input.amountKurus, input.preferredBankCode);
     const number = await this.repository.nextTransactionNumber();
     const event = domainEvent('DepositRequested', {
-      transactionId,
-      number,
-      merchantId: input.merchantId,
-      providerId: input.providerId,
-      infrastructureId: input.infrastructureId,
-      form: input.form,
-      externalId: input.externalId,
-      requestFingerprint: input.requestFingerprint,
-      ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
-      echo: input.echo ?? {},
-      amountKurus: input.amountKurus.toString(),
-      customer: input.customer,
+      ...originOf(input, transactionId, number),
       receivingAccount: {
         bankAccountId: account.bankAccountId,
         bank: account.bank,

@@ -1,6 +1,8 @@
 import {
   DomainError,
   STREAMS,
+  type RequestDepositCommand,
+  type RequestWithdrawalCommand,
   kurusToDecimalString,
   type DomainEvent,
   type TransactionView,
@@ -20,6 +22,28 @@ export function replayOrDuplicate(existing: TransactionAggregate, fingerprint: s
     });
   }
   return { ...existing.view, replayed: true };
+}
+
+/** The origin fields both request events carry, from the command input. */
+export function originOf(
+  input: RequestDepositCommand['input'] | RequestWithdrawalCommand['input'],
+  transactionId: string,
+  number: number,
+) {
+  return {
+    transactionId,
+    number,
+    merchantId: input.merchantId,
+    providerId: input.providerId,
+    infrastructureId: input.infrastructureId,
+    form: input.form,
+    externalId: input.externalId,
+    requestFingerprint: input.requestFingerprint,
+    ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+    echo: input.echo ?? {},
+    amountKurus: input.amountKurus.toString(),
+    customer: input.customer,
+  };
 }
 
 /** Merchant active and the amount within its min/max; answers the merchant record. */

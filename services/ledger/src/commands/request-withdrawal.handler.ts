@@ -13,7 +13,7 @@ import { assertCanReserve, withdrawalTransfers } from '../domain/merchant-ledger
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { transactionIdFor } from '../persistence/ids.js';
-import { assertAmountAllowed, replayOrDuplicate, viewAfterRequest } from './request-rules.js';
+import { assertAmountAllowed, originOf, replayOrDuplicate, viewAfterRequest } from './request-rules.js';
 
 /**
  * Decides a withdrawal request: amount + fee reserved on the merchant balance (two-phase, pending
@@ -40,19 +40,8 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
       assertCanReserve(ledger, input.amountKurus + feeKurus, BigInt(merchant.overdraftLimitKurus));
       number ??= await this.repository.nextTransactionNumber();
       const requested = domainEvent('WithdrawalRequested', {
-        transactionId,
-        number,
-        merchantId: input.merchantId,
-        providerId: input.providerId,
-        infrastructureId: input.infrastructureId,
-        form: input.form,
-        externalId: input.externalId,
-        requestFingerprint: input.requestFingerprint,
-        ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
-        echo: input.echo ?? {},
-        amountKurus: input.amountKurus.toString(),
+        ...originOf(input, transactionId, number),
         feeKurus: feeKurus.toString(),
-        customer: input.customer,
         iban: iban.iban,
       });
       const reserved = domainEvent('TransfersReserved', {

@@ -30,67 +30,8 @@ export function foldTransaction(events: RecordedEvent[]): TransactionAggregate |
 
 export function evolve(state: TransactionAggregate | undefined, event: RecordedEvent): TransactionAggregate {
   const at = event.createdAt;
-  if (event.type === 'DepositRequested') {
-    const d = parse('DepositRequested', event);
-    return {
-      version: event.streamVersion,
-      requestFingerprint: d.requestFingerprint,
-      view: {
-        transactionId: d.transactionId,
-        number: d.number,
-        type: 'deposit',
-        state: 'awaiting_payment',
-        merchantId: d.merchantId,
-        providerId: d.providerId,
-        infrastructureId: d.infrastructureId,
-        form: d.form,
-        externalId: d.externalId,
-        amountKurus: d.amountKurus,
-        originalAmountKurus: d.amountKurus,
-        feeKurus: '0',
-        customer: d.customer,
-        bankAccount: {
-          bankAccountId: d.receivingAccount.bankAccountId,
-          bank: d.receivingAccount.bank,
-          holderName: d.receivingAccount.holderName,
-          iban: d.receivingAccount.iban,
-          fast: d.receivingAccount.fast,
-        },
-        paymentToken: d.paymentToken,
-        expiresAt: d.expiresAt,
-        ...(d.callbackUrl ? { callbackUrl: d.callbackUrl } : {}),
-        echo: d.echo,
-        createdAt: at,
-        updatedAt: at,
-      },
-    };
-  }
-  if (event.type === 'WithdrawalRequested') {
-    const d = parse('WithdrawalRequested', event);
-    return {
-      version: event.streamVersion,
-      requestFingerprint: d.requestFingerprint,
-      view: {
-        transactionId: d.transactionId,
-        number: d.number,
-        type: 'withdrawal',
-        state: 'pending',
-        merchantId: d.merchantId,
-        providerId: d.providerId,
-        infrastructureId: d.infrastructureId,
-        form: d.form,
-        externalId: d.externalId,
-        amountKurus: d.amountKurus,
-        originalAmountKurus: d.amountKurus,
-        feeKurus: d.feeKurus,
-        customer: d.customer,
-        iban: d.iban,
-        ...(d.callbackUrl ? { callbackUrl: d.callbackUrl } : {}),
-        echo: d.echo,
-        createdAt: at,
-        updatedAt: at,
-      },
-    };
+  if (event.type === 'DepositRequested' || event.type === 'WithdrawalRequested') {
+    return { version: event.streamVersion, ...requestedView(event, at) };
   }
   if (!state) throw new Error(`stream ${event.streamId} starts with ${event.type}, not a request event`);
   const view = { ...state.view, updatedAt: at };
@@ -122,6 +63,46 @@ export function evolve(state: TransactionAggregate | undefined, event: RecordedE
       throw new Error(`unknown transaction event ${event.type}`);
   }
   return { ...state, version: event.streamVersion, view };
+}
+
+/** The view a request event opens a transaction with (both kinds share their origin fields). */
+function requestedView(event: RecordedEvent, at: string): Omit<TransactionAggregate, 'version'> {
+  const d = event.type === 'DepositRequested' ? parse('DepositRequested', event) : parse('WithdrawalRequested', event);
+  const common = {
+    transactionId: d.transactionId,
+    number: d.number,
+    merchantId: d.merchantId,
+    providerId: d.providerId,
+    infrastructureId: d.infrastructureId,
+    form: d.form,
+    externalId: d.externalId,
+    amountKurus: d.amountKurus,
+    originalAmountKurus: d.amountKurus,
+    customer: d.customer,
+    ...(d.callbackUrl ? { callbackUrl: d.callbackUrl } : {}),
+    echo: d.echo,
+    createdAt: at,
+    updatedAt: at,
+  };
+  if ('receivingAccount' in d) {
+    const { bankCode: _bankCode, ...bankAccount } = d.receivingAccount;
+    return {
+      requestFingerprint: d.requestFingerprint,
+      view: {
+        ...common,
+        type: 'deposit',
+        state: 'awaiting_payment',
+        feeKurus: '0',
+        bankAccount,
+        paymentToken: d.paymentToken,
+        expiresAt: d.expiresAt,
+      },
+    };
+  }
+  return {
+    requestFingerprint: d.requestFingerprint,
+    view: { ...common, type: 'withdrawal', state: 'pending', feeKurus: d.feeKurus, iban: d.iban },
+  };
 }
 
 export function isFinal(state: TransactionState): boolean {
