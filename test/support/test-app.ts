@@ -70,11 +70,17 @@ export async function startTestApp(engine: Engine, overrides: Partial<RuntimeCon
     trustProxy: [],
     shutdownTimeoutMs: 10_000,
     logLevel: 'fatal',
+    paymentPageUrl: 'http://127.0.0.1:0',
+    testAuthEnabled: true,
+    environment: 'production',
+    rateLimitPerMinute: 0,
     ...overrides,
   };
   const running = await createApp(config, engine === 'postgres' ? { schema } : {});
   await running.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = running.app.getHttpServer().address() as AddressInfo;
+  // Payment links point at this very server unless a test chose otherwise.
+  if (!overrides.paymentPageUrl) running.gatewaySettings.paymentPageUrl = `http://127.0.0.1:${port}`;
   return {
     ...running,
     engine,

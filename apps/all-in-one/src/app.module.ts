@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { PostgresEventStore, SqlDatabase } from '@transfergate/event-store';
 import { CallbackDispatcherModule } from '@transfergate/callback-dispatcher';
-import { GatewayApiModule } from '@transfergate/gateway-api';
+import { GatewayApiModule, type GatewaySettings } from '@transfergate/gateway-api';
 import { LedgerModule, type LedgerSettings } from '@transfergate/ledger';
 import { PanelApiModule } from '@transfergate/panel-api';
 import { WebhookIngestModule } from '@transfergate/webhook-ingest';
@@ -10,11 +10,11 @@ import { PersistenceModule } from './persistence/persistence.module.js';
 /** The embedded runtime: all five services in one process, talking through the in-process bus. */
 @Module({})
 export class AllInOneModule {
-  static forRoot(db: SqlDatabase, store: PostgresEventStore, ledger: LedgerSettings): DynamicModule {
+  static forRoot(db: SqlDatabase, store: PostgresEventStore, ledger: LedgerSettings, gateway: GatewaySettings): DynamicModule {
     return {
       module: AllInOneModule,
       imports: [
-        PersistenceModule.forRoot(db, store, ledger),
+        PersistenceModule.forRoot(db, store, ledger, gateway),
         LedgerModule,
         GatewayApiModule,
         PanelApiModule,

@@ -5,6 +5,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { LogLevel } from '@nestjs/common';
 import { openDatabase, PostgresEventStore, type SqlDatabase } from '@transfergate/event-store';
+import type { GatewaySettings } from '@transfergate/gateway-api';
 import { LedgerProjectionRunner } from '@transfergate/ledger';
 import { AllInOneModule } from './app.module.js';
 import type { RuntimeConfig } from './config/runtime-config.js';
@@ -16,6 +17,8 @@ export interface RunningApp {
   db: SqlDatabase;
   store: PostgresEventStore;
   commands: CommandBus;
+  /** The gateway's live settings object (tests point payment links at their own port). */
+  gatewaySettings: GatewaySettings;
   /** Applies a bootstrap file and waits until the read models include it. */
   provision(file: BootstrapFile): Promise<ProvisionSummary>;
   ensureFirstAdmin(): Promise<{ created: boolean; generatedPassword?: string }>;
@@ -39,6 +42,12 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     ...(options.schema ? { schema: options.schema } : {}),
   });
   const store = await PostgresEventStore.create(db);
+  const gatewaySettings: GatewaySettings = {
+    paymentPageUrl: config.paymentPageUrl,
+    testAuthEnabled: config.testAuthEnabled,
+    environment: config.environment,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+  };
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
@@ -46,7 +55,12 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     routerOptions: { maxParamLength: 256 },
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    AllInOneModule.forRoot(db, store, { depositTtlMs: config.depositTtlMs, secretKey: config.secretKey }),
+    AllInOneModule.forRoot(
+      db,
+      store,
+      { depositTtlMs: config.depositTtlMs, secretKey: config.secretKey },
+      gatewaySettings,
+    ),
     adapter,
     { logger: LEVELS[config.logLevel], abortOnError: false },
   );
@@ -60,6 +74,7 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     db,
     store,
     commands,
+    gatewaySettings,
     async provision(file) {
       const summary = await applyBootstrap(commands, db, file);
       await settle();

@@ -22,6 +22,7 @@ import {
 import { LedgerRepository } from './persistence/ledger-repository.js';
 import { FindProviderByApiKeyHandler } from './queries/find-provider.handler.js';
 import { FindTransactionHandler } from './queries/find-transaction.handler.js';
+import { FindTransactionByPaymentTokenHandler, ListBanksHandler } from './queries/payment-page.handlers.js';
 import { LedgerProjectionRunner } from './read-models/projection.runner.js';
 
 /**
@@ -50,6 +51,8 @@ import { LedgerProjectionRunner } from './read-models/projection.runner.js';
     ConfigureOperatorHandler,
     FindProviderByApiKeyHandler,
     FindTransactionHandler,
+    FindTransactionByPaymentTokenHandler,
+    ListBanksHandler,
   ],
   exports: [LedgerProjectionRunner, DepositExpirySweeper],
 })

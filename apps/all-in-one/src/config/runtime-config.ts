@@ -20,6 +20,11 @@ export interface RuntimeConfig {
   bootstrapFile?: string;
   shutdownTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug';
+  /** Base of payment page links; defaults to this server on 127.0.0.1. */
+  paymentPageUrl: string;
+  testAuthEnabled: boolean;
+  environment: 'production' | 'development';
+  rateLimitPerMinute: number;
 }
 
 const integer = (name: string, min: number, max: number, fallback: number) =>
@@ -64,6 +69,15 @@ const EnvSchema = z.object({
   TRANSFERGATE_BOOTSTRAP: z.string().optional(),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 600_000, 15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug']).default('info'),
+  PAYMENT_PAGE_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(v), {
+      message: 'PAYMENT_PAGE_URL must be an http(s) URL such as https://pay.example.com',
+    }),
+  TEST_AUTH_ENABLED: z.enum(['true', 'false', '1', '0', '']).optional(),
+  NODE_ENV: z.string().optional(),
+  RATE_LIMIT_PER_MINUTE: integer('RATE_LIMIT_PER_MINUTE', 0, 1_000_000, 6_000),
 });
 
 export class ConfigError extends Error {
@@ -118,5 +132,9 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrap
       : {}),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
+    paymentPageUrl: (e.PAYMENT_PAGE_URL || `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
+    testAuthEnabled: e.TEST_AUTH_ENABLED === 'true' || e.TEST_AUTH_ENABLED === '1',
+    environment: e.NODE_ENV === 'development' ? 'development' : 'production',
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
   };
 }

@@ -1,20 +1,22 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { EVENT_STORE, SQL_DATABASE, type PostgresEventStore, type SqlDatabase } from '@transfergate/event-store';
+import { GATEWAY_SETTINGS, type GatewaySettings } from '@transfergate/gateway-api';
 import { LEDGER_SETTINGS, type LedgerSettings } from '@transfergate/ledger';
 
-/** Hands the opened database, the event store and the ledger settings to every service module. */
+/** Hands the opened database, the event store and the services' settings to every service module. */
 @Global()
 @Module({})
 export class PersistenceModule {
-  static forRoot(db: SqlDatabase, store: PostgresEventStore, ledger: LedgerSettings): DynamicModule {
+  static forRoot(db: SqlDatabase, store: PostgresEventStore, ledger: LedgerSettings, gateway: GatewaySettings): DynamicModule {
     return {
       module: PersistenceModule,
       providers: [
         { provide: SQL_DATABASE, useValue: db },
         { provide: EVENT_STORE, useValue: store },
         { provide: LEDGER_SETTINGS, useValue: ledger },
+        { provide: GATEWAY_SETTINGS, useValue: gateway },
       ],
-      exports: [SQL_DATABASE, EVENT_STORE, LEDGER_SETTINGS],
+      exports: [SQL_DATABASE, EVENT_STORE, LEDGER_SETTINGS, GATEWAY_SETTINGS],
     };
   }
 }

@@ -33,3 +33,21 @@ export class FindTransactionQuery extends Query<TransactionView | null> {
     super();
   }
 }
+
+/** The deposit behind a payment-page token (the token is the customer's only credential). */
+export class FindTransactionByPaymentTokenQuery extends Query<TransactionView | null> {
+  constructor(readonly paymentToken: string) {
+    super();
+  }
+}
+
+/** A bank that currently has at least one active receiving account (GET /banks, the payment page). */
+export interface BankSummary {
+  /** Stable opaque id: the bank's 5-digit EFT code. */
+  id: string;
+  name: string;
+  code: string;
+  fast: boolean;
+}
+
+export class ListBanksQuery extends Query<BankSummary[]> {}
