@@ -5,7 +5,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { LogLevel } from '@nestjs/common';
 import { openDatabase, PostgresEventStore, type SqlDatabase } from '@transfergate/event-store';
-import type { GatewaySettings } from '@transfergate/gateway-api';
+import { registerProviderRateLimit, type GatewaySettings } from '@transfergate/gateway-api';
 import { LedgerProjectionRunner } from '@transfergate/ledger';
 import { AllInOneModule } from './app.module.js';
 import type { RuntimeConfig } from './config/runtime-config.js';
@@ -64,6 +64,7 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     adapter,
     { logger: LEVELS[config.logLevel], abortOnError: false },
   );
+  await registerProviderRateLimit(app.getHttpAdapter().getInstance(), gatewaySettings);
   await app.init();
   const commands = app.get(CommandBus);
   const projection = app.get(LedgerProjectionRunner);

@@ -6,11 +6,28 @@ import { FormErrorFilter } from './errors/form-error.filter.js';
 import { H2hDepositController } from './h2h/h2h-deposit.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { StatusController } from './status/status.controller.js';
+import { H2hWithdrawalController } from './h2h/h2h-withdrawal.controller.js';
+import { MerchantController } from './merchant/merchant.controller.js';
+import { InfrastructureController } from './infrastructure/infrastructure.controller.js';
+import { BanksController } from './banks/banks.controller.js';
+import { TestAuthController } from './test-auth/test-auth.controller.js';
+import { ModuleHealthController } from './health/module-health.controller.js';
+import { TransactionRequestsService } from './requests/transaction-requests.service.js';
 
 /** Merchant-facing HTTP: validates and authenticates, then sends commands to the ledger. */
 @Module({
   imports: [CqrsModule],
-  controllers: [HealthController, H2hDepositController, StatusController],
-  providers: [ProviderAuthService, { provide: APP_FILTER, useClass: FormErrorFilter }],
+  controllers: [
+    HealthController,
+    ModuleHealthController,
+    H2hDepositController,
+    H2hWithdrawalController,
+    MerchantController,
+    InfrastructureController,
+    StatusController,
+    BanksController,
+    TestAuthController,
+  ],
+  providers: [ProviderAuthService, TransactionRequestsService, { provide: APP_FILTER, useClass: FormErrorFilter }],
 })
 export class GatewayApiModule {}

@@ -31,6 +31,20 @@ export class ProviderAuthService {
     return entry.value;
   }
 
+  /** Key + secret callers (status, Merchant API, test-auth): known key, matching secret, allowed IP, active. */
+  async authenticate(
+    credentials: { apiKey?: string; apiSecret?: string },
+    clientIp: string,
+  ): Promise<ProviderCredentials> {
+    const provider = await this.byApiKey(credentials.apiKey);
+    this.assertSecret(provider, credentials.apiSecret);
+    if (!provider.active) throw new DomainError('provider_disabled', 'provider is disabled');
+    if (!provider.merchantActive) throw new DomainError('merchant_disabled', 'merchant is disabled');
+    if (!ipAllowed(clientIp, provider.apiAllowedIps))
+      throw new DomainError('ip_not_allowed', 'caller IP is not allowed for this provider');
+    return provider;
+  }
+
   /** Active provider and merchant, caller IP on the provider's allow-list, the right API form. */
   assertMayCall(provider: ProviderCredentials, clientIp: string, form: ProviderCredentials['apiForm']): void {
     if (!provider.active) throw new DomainError('provider_disabled', 'provider is disabled');

@@ -1,17 +1,15 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import {
   DomainError,
   H2hDepositRequestSchema,
-  RequestDepositCommand,
   digestsEqual,
   h2hHash,
   type H2hDepositResponse,
 } from '@transfergate/contracts';
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
-import { requestFingerprint } from '../auth/request-fingerprint.js';
 import { parseBody } from '../errors/validation.js';
+import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
 export const H2H_DEPOSIT_MESSAGE = 'Deposit request received; pay the amount to the account shown.';
 
@@ -20,7 +18,7 @@ export const H2H_DEPOSIT_MESSAGE = 'Deposit request received; pay the amount to 
 export class H2hDepositController {
   constructor(
     private readonly auth: ProviderAuthService,
-    private readonly commands: CommandBus,
+    private readonly requests: TransactionRequestsService,
   ) {}
 
   @Post(['deposit/bank', 'api/deposit/bank'])
@@ -41,35 +39,26 @@ export class H2hDepositController {
         'callback_url must equal the callback URL registered for this integration',
       );
     }
-    const view = await this.commands.execute(
-      new RequestDepositCommand({
-        merchantId: provider.merchantId,
-        providerId: provider.providerId,
-        infrastructureId: provider.infrastructureId,
-        form: 'h2h',
-        externalId: input.transaction_id,
+    const view = await this.requests.deposit(provider, {
+      form: 'h2h',
+      externalId: input.transaction_id,
+      amountKurus: input.amount,
+      customer: { fullName: input.fullname },
+      fingerprint: {
+        transactionId: input.transaction_id,
         amountKurus: input.amount,
-        customer: { fullName: input.fullname },
-        requestFingerprint: requestFingerprint({
-          op: 'deposit',
-          transactionId: input.transaction_id,
-          amountKurus: input.amount,
-          fullname: input.fullname,
-          callbackUrl: input.callback_url,
-        }),
-        ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
-        actor: { source: 'gateway', ip: request.ip },
-      }),
-    );
-    if (view.type !== 'deposit' || !view.bankAccount) {
-      throw new DomainError('duplicate_transaction', 'this transaction id belongs to a withdrawal');
-    }
+        fullname: input.fullname,
+        callbackUrl: input.callback_url,
+      },
+      ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
+      ip: request.ip,
+    });
     return {
       status: true,
       code: 200,
-      account_name: view.bankAccount.holderName,
-      account_iban: view.bankAccount.iban,
-      fast: view.bankAccount.fast,
+      account_name: view.bankAccount!.holderName,
+      account_iban: view.bankAccount!.iban,
+      fast: view.bankAccount!.fast,
       id: view.externalId,
       transaction_id: view.externalId,
       message: H2H_DEPOSIT_MESSAGE,

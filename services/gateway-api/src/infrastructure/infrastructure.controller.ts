@@ -1,0 +1,145 @@
+import { Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import {
+  DomainError,
+  InfrastructureDepositRequestSchema,
+  InfrastructureWithdrawalRequestSchema,
+  digestsEqual,
+  infrastructureSecurityKey,
+  type InfrastructureDepositResponse,
+  type InfrastructureWithdrawalResponse,
+  type ProviderCredentials,
+} from '@transfergate/contracts';
+import { ProviderAuthService } from '../auth/provider-auth.service.js';
+import { parseBody } from '../errors/validation.js';
+import { fieldsOf } from '../merchant/merchant.controller.js';
+import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
+
+const DEPOSIT_PATHS = ['deposits/deposit-request', 'api/deposits/deposit-request'];
+const WITHDRAWAL_PATHS = ['withdraws/withdraw-request', 'api/withdraws/withdraw-request'];
+
+/**
+ * Infrastructure API (PascalCase, betting-platform providers): GET (query string) or POST (JSON),
+ * SecurityKey = SHA256(ApiKey + ApiSecret + OperationGuid). The SecurityKey and OperationGuid are
+ * kept on the transaction: the callback echoes them.
+ */
+@Controller()
+export class InfrastructureController {
+  constructor(
+    private readonly auth: ProviderAuthService,
+    private readonly requests: TransactionRequestsService,
+  ) {}
+
+  // One handler per method: Nest keeps only one method decorator per handler.
+  @Get(DEPOSIT_PATHS)
+  @HttpCode(200)
+  depositByQuery(@Req() request: FastifyRequest): Promise<InfrastructureDepositResponse> {
+    return this.deposit(request);
+  }
+
+  @Post(DEPOSIT_PATHS)
+  @HttpCode(200)
+  depositByBody(@Req() request: FastifyRequest): Promise<InfrastructureDepositResponse> {
+    return this.deposit(request);
+  }
+
+  @Get(WITHDRAWAL_PATHS)
+  @HttpCode(200)
+  withdrawalByQuery(@Req() request: FastifyRequest): Promise<InfrastructureWithdrawalResponse> {
+    return this.withdrawal(request);
+  }
+
+  @Post(WITHDRAWAL_PATHS)
+  @HttpCode(200)
+  withdrawalByBody(@Req() request: FastifyRequest): Promise<InfrastructureWithdrawalResponse> {
+    return this.withdrawal(request);
+  }
+
+  private async deposit(request: FastifyRequest): Promise<InfrastructureDepositResponse> {
+    const input = parseBody(InfrastructureDepositRequestSchema, fieldsOf(request));
+    const provider = await this.caller(input, request.ip);
+    const fullName = input.CustomerFullName ?? input.CustomerUsername!;
+    const view = await this.requests.deposit(provider, {
+      form: 'infrastructure',
+      externalId: input.RequestId,
+      amountKurus: input.Amount,
+      customer: {
+        fullName,
+        ...(input.CustomerUsername ? { username: input.CustomerUsername } : {}),
+        ...(input.CustomerMemberId ? { userId: input.CustomerMemberId } : {}),
+      },
+      fingerprint: {
+        requestId: input.RequestId,
+        amountKurus: input.Amount,
+        fullName,
+        operationGuid: input.OperationGuid,
+      },
+      echo: echoOf(input),
+      ip: request.ip,
+    });
+    return {
+      success: true,
+      message: 'Deposit request created',
+      data: {
+        paymentLink: this.requests.paymentUrl(view),
+        requestId: view.externalId,
+        operationGuidBack: input.OperationGuid,
+      },
+    };
+  }
+
+  private async withdrawal(request: FastifyRequest): Promise<InfrastructureWithdrawalResponse> {
+    const input = parseBody(InfrastructureWithdrawalRequestSchema, fieldsOf(request));
+    const provider = await this.caller(input, request.ip);
+    await this.requests.withdrawal(provider, {
+      form: 'infrastructure',
+      externalId: input.RequestId,
+      amountKurus: input.Amount,
+      customer: {
+        fullName: input.CustomerFullName,
+        ...(input.CustomerMemberId ? { userId: input.CustomerMemberId } : {}),
+      },
+      iban: input.AccountNumber.replace(/\s+/g, '').toUpperCase(),
+      fingerprint: {
+        requestId: input.RequestId,
+        amountKurus: input.Amount,
+        fullName: input.CustomerFullName,
+        operationGuid: input.OperationGuid,
+      },
+      echo: echoOf(input),
+      ip: request.ip,
+    });
+    return { Success: true, Message: 'Withdrawal request received', OperationGuidBack: input.OperationGuid };
+  }
+
+  private async caller(
+    input: { ApiKey: string; OperationGuid: string; SecurityKey: string },
+    ip: string,
+  ): Promise<ProviderCredentials> {
+    const provider = await this.auth.byApiKey(input.ApiKey);
+    this.auth.assertMayCall(provider, ip, 'infrastructure');
+    if (
+      !digestsEqual(infrastructureSecurityKey(input.ApiKey, provider.apiSecret, input.OperationGuid), input.SecurityKey)
+    ) {
+      throw new DomainError(
+        'invalid_signature',
+        'SecurityKey does not match SHA256(ApiKey + ApiSecret + OperationGuid)',
+      );
+    }
+    return provider;
+  }
+}
+
+function echoOf(input: {
+  OperationGuid: string;
+  SecurityKey: string;
+  CustomerMemberId?: string;
+  CustomerUsername?: string;
+}) {
+  return {
+    OperationGuid: input.OperationGuid,
+    SecurityKey: input.SecurityKey,
+    ...(input.CustomerMemberId ? { CustomerMemberId: input.CustomerMemberId } : {}),
+    ...(input.CustomerUsername ? { CustomerUsername: input.CustomerUsername } : {}),
+  };
+}

@@ -1,0 +1,144 @@
+import { All, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import {
+  DomainError,
+  MerchantDepositRequestSchema,
+  MerchantSingleEndpointRequestSchema,
+  MerchantWithdrawalRequestSchema,
+  digestsEqual,
+  merchantCustomerName,
+  merchantHash,
+  type MerchantDepositResponse,
+  type MerchantWithdrawalResponse,
+  type ProviderCredentials,
+  type StatusResponse,
+} from '@transfergate/contracts';
+import { presentedCredentials } from '../auth/credentials.js';
+import { ProviderAuthService } from '../auth/provider-auth.service.js';
+import { parseBody } from '../errors/validation.js';
+import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
+
+type DepositBody = ReturnType<typeof MerchantDepositRequestSchema.parse>;
+type WithdrawalBody = ReturnType<typeof MerchantWithdrawalRequestSchema.parse>;
+
+/**
+ * Merchant API: /deposit and /withdrawal on every HTTP method (fields from the query string and/or
+ * the JSON body, body winning), and the single endpoint POST / with `method`.
+ */
+@Controller()
+export class MerchantController {
+  constructor(
+    private readonly auth: ProviderAuthService,
+    private readonly requests: TransactionRequestsService,
+  ) {}
+
+  @All(['deposit', 'api/deposit'])
+  @HttpCode(200)
+  async deposit(@Req() request: FastifyRequest): Promise<MerchantDepositResponse> {
+    const input = parseBody(MerchantDepositRequestSchema, fieldsOf(request));
+    return this.createDeposit(await this.caller(request), input, request.ip);
+  }
+
+  @All(['withdrawal', 'api/withdrawal'])
+  @HttpCode(200)
+  async withdrawal(@Req() request: FastifyRequest): Promise<MerchantWithdrawalResponse> {
+    const input = parseBody(MerchantWithdrawalRequestSchema, fieldsOf(request));
+    return this.createWithdrawal(await this.caller(request), input, request.ip);
+  }
+
+  @Post(['', 'api'])
+  @HttpCode(201)
+  async single(
+    @Req() request: FastifyRequest,
+  ): Promise<MerchantDepositResponse | MerchantWithdrawalResponse | StatusResponse> {
+    const input = parseBody(MerchantSingleEndpointRequestSchema, fieldsOf(request));
+    const provider = await this.caller(request);
+    switch (input.method) {
+      case 'deposit':
+        return this.createDeposit(provider, input, request.ip);
+      case 'withdraw':
+        return this.createWithdrawal(provider, input, request.ip);
+      case 'checkStatus':
+        return this.requests.status(provider, input.transactionId);
+    }
+  }
+
+  private async caller(request: FastifyRequest): Promise<ProviderCredentials> {
+    const provider = await this.auth.authenticate(presentedCredentials(request), request.ip);
+    this.auth.assertMayCall(provider, request.ip, 'merchant');
+    return provider;
+  }
+
+  /** The optional hash: checked whenever it is sent. */
+  private checkHash(
+    provider: ProviderCredentials,
+    body: { transactionId: string; amount: bigint; hash?: string },
+  ): void {
+    if (body.hash === undefined) return;
+    if (!digestsEqual(merchantHash(provider.apiKey, body.transactionId, provider.apiSecret, body.amount), body.hash)) {
+      throw new DomainError(
+        'invalid_signature',
+        'hash does not match SHA256(apiKey + transactionId + apiSecret + round(amount))',
+      );
+    }
+  }
+
+  private async createDeposit(
+    provider: ProviderCredentials,
+    body: DepositBody,
+    ip: string,
+  ): Promise<MerchantDepositResponse> {
+    this.checkHash(provider, body);
+    const fullName = merchantCustomerName(body);
+    const view = await this.requests.deposit(provider, {
+      form: 'merchant',
+      externalId: body.transactionId,
+      amountKurus: body.amount,
+      customer: { fullName, ...(body.username ? { username: body.username } : {}) },
+      fingerprint: { transactionId: body.transactionId, amountKurus: body.amount, fullName, username: body.username },
+      // `callback` is recorded, never called: callbacks go to the registered URL only (SSRF-safe).
+      echo: body.callback ? { callback: body.callback } : {},
+      ip,
+    });
+    return {
+      success: true,
+      message: 'Deposit created; send the customer to the payment page.',
+      data: { paymentUrl: this.requests.paymentUrl(view), transactionId: view.externalId, id: view.number },
+    };
+  }
+
+  private async createWithdrawal(
+    provider: ProviderCredentials,
+    body: WithdrawalBody,
+    ip: string,
+  ): Promise<MerchantWithdrawalResponse> {
+    this.checkHash(provider, body);
+    const fullName = merchantCustomerName(body);
+    const iban = body.iban.replace(/\s+/g, '').toUpperCase();
+    const view = await this.requests.withdrawal(provider, {
+      form: 'merchant',
+      externalId: body.transactionId,
+      amountKurus: body.amount,
+      customer: { fullName, ...(body.username ? { username: body.username } : {}) },
+      iban,
+      fingerprint: { transactionId: body.transactionId, amountKurus: body.amount, fullName },
+      echo: body.callback ? { callback: body.callback } : {},
+      ip,
+    });
+    return {
+      success: true,
+      message: 'Withdrawal request received; it waits for approval and a callback follows.',
+      data: { transactionId: view.externalId, id: view.number, status: 'pending' },
+    };
+  }
+}
+
+/** Query-string fields overlaid by the JSON body (GET and friends carry everything in the query). */
+export function fieldsOf(request: FastifyRequest): Record<string, unknown> {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const body = request.body;
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw new DomainError('validation_failed', 'request body must be a JSON object');
+  }
+  return { ...query, ...((body as Record<string, unknown> | undefined) ?? {}) };
+}
