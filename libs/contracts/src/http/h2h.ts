@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import { AmountSchema } from '../money/kurus.js';
+import { rawText, requestText } from './text.js';
 
 /** H2H API (host-to-host): POST /deposit/bank and /withdrawal/bank, mandatory hash. */
 
-const idText = z.string().trim().min(1).max(128);
-const nameText = z.string().trim().min(1).max(200);
+const idText = requestText(128);
+const nameText = requestText(200);
 
 export const H2hDepositRequestSchema = z.object({
-  apikey: z.string().min(1).max(256),
+  apikey: rawText(256),
   transaction_id: idText,
-  hash: z.string().min(1).max(256),
+  hash: rawText(256),
   amount: AmountSchema,
   fullname: nameText,
-  callback_url: z.string().max(2048).optional(),
+  callback_url: rawText(2048, 0).optional(),
 });
 export type H2hDepositRequest = z.infer<typeof H2hDepositRequestSchema>;
 
@@ -30,13 +31,13 @@ export const H2hDepositResponseSchema = z.object({
 export type H2hDepositResponse = z.infer<typeof H2hDepositResponseSchema>;
 
 export const H2hWithdrawalRequestSchema = z.object({
-  apikey: z.string().min(1).max(256),
+  apikey: rawText(256),
   transaction_id: idText,
-  hash: z.string().min(1).max(256),
+  hash: rawText(256),
   amount: AmountSchema,
   fullname: nameText,
-  iban: z.string().min(1).max(64),
-  callback_url: z.string().max(2048).optional(),
+  iban: rawText(64),
+  callback_url: rawText(2048, 0).optional(),
 });
 export type H2hWithdrawalRequest = z.infer<typeof H2hWithdrawalRequestSchema>;
 

@@ -5,3 +5,5 @@ export * from './infrastructure.js';
 export * from './test-auth.js';
 export * from './callbacks.js';
 export * from './banks.js';
+export * from './module-health.js';
+export * from './text.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AmountSchema } from '../money/kurus.js';
+import { rawText, requestText } from './text.js';
 
 /**
  * Merchant API: POST /deposit, POST /withdrawal and the single endpoint POST / (method = deposit,
@@ -18,9 +19,9 @@ import { AmountSchema } from '../money/kurus.js';
  *   bodies are `{ success: false, message, errorCode }`.
  */
 
-const idText = z.string().trim().min(1).max(128);
-const nameText = z.string().trim().min(1).max(200);
-const credential = z.string().min(1).max(256);
+const idText = requestText(128);
+const nameText = requestText(200);
+const credential = rawText(256);
 
 export const MERCHANT_METHODS = ['deposit', 'withdraw', 'checkStatus'] as const;
 export const MerchantMethodSchema = z.enum(MERCHANT_METHODS);
@@ -40,14 +41,14 @@ const depositShape = {
   name: nameText.optional(),
   surname: nameText.optional(),
   username: nameText.optional(),
-  callback: z.string().max(2048).optional(),
-  hash: z.string().min(1).max(256).optional(),
+  callback: rawText(2048, 0).optional(),
+  hash: rawText(256).optional(),
 };
 
 const withdrawalShape = {
   ...depositShape,
   /** Destination IBAN (mod-97 is checked by the domain: `invalid_iban`). */
-  iban: z.string().min(1).max(64),
+  iban: rawText(64),
   /** Recipient full name; `name` (+ `surname`) is accepted instead. */
   fullname: nameText.optional(),
 };

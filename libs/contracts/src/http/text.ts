@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/**
+ * Text fields of every request. Control characters are refused: PostgreSQL cannot store NUL in
+ * text or jsonb, and no legitimate id, name, IBAN, key or URL contains one (a request with them
+ * would otherwise fail deep in the store instead of with a clear 400).
+ */
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+const noControl = { message: 'must not contain control characters' };
+
+/** A bounded, trimmed, non-empty text without control characters. */
+export function requestText(maxLength: number) {
+  return z.string().trim().min(1).max(maxLength).regex(NO_CONTROL, noControl);
+}
+
+/** A bounded text kept as sent (secrets, digests, URLs), without control characters. */
+export function rawText(maxLength: number, minLength = 1) {
+  return z.string().min(minLength).max(maxLength).regex(NO_CONTROL, noControl);
+}
