@@ -33,7 +33,8 @@ export const DEMO_BOOTSTRAP = {
       maxAmount: 500000,
       depositCommissionPercent: 1.5,
       withdrawalCommissionPercent: 1,
-      overdraftLimit: 0,
+      // Demo only: lets withdrawals be tried before any deposit has been approved.
+      overdraftLimit: 100000,
       providers: [
         {
           name: 'demo-merchant-api',
