@@ -10,7 +10,12 @@ import { PersistenceModule } from './persistence/persistence.module.js';
 /** The embedded runtime: all five services in one process, talking through the in-process bus. */
 @Module({})
 export class AllInOneModule {
-  static forRoot(db: SqlDatabase, store: PostgresEventStore, ledger: LedgerSettings, gateway: GatewaySettings): DynamicModule {
+  static forRoot(
+    db: SqlDatabase,
+    store: PostgresEventStore,
+    ledger: LedgerSettings,
+    gateway: GatewaySettings,
+  ): DynamicModule {
     return {
       module: AllInOneModule,
       imports: [
