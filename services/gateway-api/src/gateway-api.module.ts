@@ -13,6 +13,8 @@ import { BanksController } from './banks/banks.controller.js';
 import { TestAuthController } from './test-auth/test-auth.controller.js';
 import { ModuleHealthController } from './health/module-health.controller.js';
 import { TransactionRequestsService } from './requests/transaction-requests.service.js';
+import { PaymentPageController } from './payment-page/payment-page.controller.js';
+import { DocsController } from './docs/docs.controller.js';
 
 /** Merchant-facing HTTP: validates and authenticates, then sends commands to the ledger. */
 @Module({
@@ -27,6 +29,8 @@ import { TransactionRequestsService } from './requests/transaction-requests.serv
     StatusController,
     BanksController,
     TestAuthController,
+    PaymentPageController,
+    DocsController,
   ],
   providers: [ProviderAuthService, TransactionRequestsService, { provide: APP_FILTER, useClass: FormErrorFilter }],
 })
