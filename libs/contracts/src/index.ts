@@ -6,3 +6,4 @@ export * from './commands/index.js';
 export * from './http/index.js';
 export * from './iban/index.js';
 export * from './queries/index.js';
+export * from './openapi/index.js';

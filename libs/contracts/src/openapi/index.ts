@@ -1,0 +1,4 @@
+/** The OpenAPI document of the gateway, generated from the contract's zod schemas. */
+export { buildOpenApiDocument, generateComponentSchemas } from './document.js';
+export type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiOptions, OpenApiPathItem } from './document.js';
+export { OPENAPI_EXAMPLE_CREDENTIALS } from './examples.js';
