@@ -28,7 +28,7 @@ describe('gateway contract conformance on PostgreSQL', () => {
         : {}),
     });
     const text = await response.text();
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = text ? JSON.parse(text) : {};
     } catch {

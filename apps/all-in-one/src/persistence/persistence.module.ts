@@ -7,7 +7,12 @@ import { LEDGER_SETTINGS, type LedgerSettings } from '@transfergate/ledger';
 @Global()
 @Module({})
 export class PersistenceModule {
-  static forRoot(db: SqlDatabase, store: PostgresEventStore, ledger: LedgerSettings, gateway: GatewaySettings): DynamicModule {
+  static forRoot(
+    db: SqlDatabase,
+    store: PostgresEventStore,
+    ledger: LedgerSettings,
+    gateway: GatewaySettings,
+  ): DynamicModule {
     return {
       module: PersistenceModule,
       providers: [

@@ -5,6 +5,7 @@ import { z } from 'zod';
  * text or jsonb, and no legitimate id, name, IBAN, key or URL contains one (a request with them
  * would otherwise fail deep in the store instead of with a clear 400).
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 const noControl = { message: 'must not contain control characters' };
 

@@ -13,9 +13,10 @@ const TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 
 /** Deposit by payment token: read model for the lookup, the stream for the current state. */
 @QueryHandler(FindTransactionByPaymentTokenQuery)
-export class FindTransactionByPaymentTokenHandler
-  implements IQueryHandler<FindTransactionByPaymentTokenQuery, TransactionView | null>
-{
+export class FindTransactionByPaymentTokenHandler implements IQueryHandler<
+  FindTransactionByPaymentTokenQuery,
+  TransactionView | null
+> {
   constructor(
     private readonly repository: LedgerRepository,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
