@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { round } from './load.mjs';
 
-const TARGET_SECONDS = 8;
+const TARGET_SECONDS = 7;
 const MIN_N = 1_000;
 const MAX_N = 60_000;
-const WARMUP_N = 500;
+const WARMUP_N = 300; // connections, JIT, first pages
+const CALIBRATE_N = 1_000; // measures the rate that picks N
 
 function depositLikeEvent(i) {
   const transactionId = randomUUID();
@@ -70,17 +71,17 @@ async function appendN(store, n, concurrency, offset) {
   };
 }
 
-/** Warm-up sized run also calibrates N for ~TARGET_SECONDS, unless `fixedN` is given. */
+/** Warm-up, then (unless `fixedN` is given) a calibration run that sizes N for ~TARGET_SECONDS. */
 export async function measureAppends(store, { concurrency, fixedN }) {
-  const warm = await appendN(store, WARMUP_N, concurrency, 0);
-  const n = fixedN ?? Math.min(MAX_N, Math.max(MIN_N, Math.round((warm.appendsPerSec * TARGET_SECONDS) / 500) * 500));
-  const main = await appendN(store, n, concurrency, WARMUP_N);
+  await appendN(store, WARMUP_N, concurrency, 0);
+  let offset = WARMUP_N;
+  let calibratedFrom = null;
+  if (!fixedN) {
+    calibratedFrom = (await appendN(store, CALIBRATE_N, concurrency, offset)).appendsPerSec;
+    offset += CALIBRATE_N;
+  }
+  const n = fixedN ?? Math.min(MAX_N, Math.max(MIN_N, Math.round((calibratedFrom * TARGET_SECONDS) / 500) * 500));
+  const main = await appendN(store, n, concurrency, offset);
   const [{ count }] = (await store.database.query('select count(*)::int as count from es_events')).rows;
-  return {
-    ...main,
-    concurrency,
-    warmupN: WARMUP_N,
-    calibratedFrom: fixedN ? null : warm.appendsPerSec,
-    eventsStored: count,
-  };
+  return { ...main, concurrency, appendsBefore: offset, calibratedFrom, eventsStored: count };
 }

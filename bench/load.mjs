@@ -49,6 +49,8 @@ function summarise(result) {
     statusCodes,
     // Successful requests only: a fast error must not count as throughput.
     reqPerSec: round(ok / seconds, 1),
+    // Per-second completed requests: a min far below the mean means stalls.
+    perSecond: { min: result.requests.min, mean: round(result.requests.average, 1), max: result.requests.max },
     latencyMs: {
       p50: result.latency.p50,
       p90: result.latency.p90,

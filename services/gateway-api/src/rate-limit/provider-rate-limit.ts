@@ -21,7 +21,11 @@ function providerKey(request: FastifyRequest): string {
  * Retry-After. A limit of 0 turns it off.
  */
 export async function registerProviderRateLimit(fastify: FastifyInstance, settings: GatewaySettings): Promise<void> {
-  if (settings.rateLimitPerMinute <= 0) return;
+  // An unset limit must not silently become the plugin's own default (1000/min): refuse to start.
+  if (!Number.isInteger(settings.rateLimitPerMinute) || settings.rateLimitPerMinute < 0) {
+    throw new RangeError(`rateLimitPerMinute must be a non-negative integer, got ${settings.rateLimitPerMinute}`);
+  }
+  if (settings.rateLimitPerMinute === 0) return;
   await fastify.register(rateLimit, {
     global: true,
     hook: 'preHandler',

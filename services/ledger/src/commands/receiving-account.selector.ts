@@ -1,37 +1,52 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, EVENT_CATALOG, type EventData } from '@transfergate/contracts';
+import { EVENT_CATALOG, type EventData } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 
 export type ReceivingAccount = EventData<'BankAccountConfigured'>;
+export type MerchantRecord = EventData<'MerchantConfigured'>;
+
+export interface DepositContext {
+  merchant: MerchantRecord | undefined;
+  account: ReceivingAccount | undefined;
+  /** The contract's integer id for the new deposit (a sequence value: gaps are allowed). */
+  number: number;
+}
 
 /**
- * Chooses the account a deposit is paid into: active, per-transaction limits fit, today's issued
- * volume plus this amount within the daily limit; the customer's bank first (same-bank transfers
- * are instant), then the least-used account to spread load. Days are Turkish business days
- * (UTC+3, no DST since 2016). The daily volume is read from the projection, so under a burst it
- * can overshoot by what the projection has not applied yet (milliseconds); README: "Decisions".
+ * Everything a new deposit needs from the read models, in one round trip (the deposit hot path):
+ * the merchant's rules, the receiving account and the next transaction number.
+ *
+ * The account: active, per-transaction limits fit, today's issued volume plus this amount within the
+ * daily limit; the customer's bank first (same-bank transfers are instant), then the least-used
+ * account to spread load. Days are Turkish business days (UTC+3, no DST since 2016). Volumes come
+ * from the projection, so a burst can overshoot a daily limit by what it has not applied yet
+ * (milliseconds); README: "Decisions".
  */
 @Injectable()
 export class ReceivingAccountSelector {
   constructor(@Inject(SQL_DATABASE) private readonly db: SqlDatabase) {}
 
-  async choose(amountKurus: bigint, preferredBankCode?: string): Promise<ReceivingAccount> {
-    const { rows } = await this.db.query<{ record: unknown }>(
-      `select b.record from rm_bank_accounts b
-       left join rm_bank_account_daily d
-         on d.bank_account_id = b.bank_account_id and d.day = ((now() at time zone 'UTC') + interval '3 hours')::date
-       where b.active
-         and (b.record->>'minAmountKurus')::bigint <= $1::bigint
-         and (b.record->>'maxAmountKurus')::bigint >= $1::bigint
-         and coalesce(d.issued_kurus, 0) + $1::bigint <= (b.record->>'dailyLimitKurus')::bigint
-       order by (b.record->>'bankCode' = $2) desc nulls last, coalesce(d.issued_kurus, 0) asc, random()
-       limit 1`,
-      [amountKurus.toString(), preferredBankCode ?? null],
+  async depositContext(merchantId: string, amountKurus: bigint, preferredBankCode?: string): Promise<DepositContext> {
+    const { rows } = await this.db.query<{ merchant: unknown; account: unknown; number: string }>(
+      `select
+         (select record from rm_merchants where merchant_id = $3) as merchant,
+         (select b.record from rm_bank_accounts b
+          left join rm_bank_account_daily d
+            on d.bank_account_id = b.bank_account_id and d.day = ((now() at time zone 'UTC') + interval '3 hours')::date
+          where b.active
+            and (b.record->>'minAmountKurus')::bigint <= $1::bigint
+            and (b.record->>'maxAmountKurus')::bigint >= $1::bigint
+            and coalesce(d.issued_kurus, 0) + $1::bigint <= (b.record->>'dailyLimitKurus')::bigint
+          order by (b.record->>'bankCode' = $2) desc nulls last, coalesce(d.issued_kurus, 0) asc, random()
+          limit 1) as account,
+         nextval('txn_number_seq')::text as number`,
+      [amountKurus.toString(), preferredBankCode ?? null, merchantId],
     );
-    const row = rows[0];
-    if (!row) {
-      throw new DomainError('no_receiving_account', 'no receiving bank account can take this amount right now');
-    }
-    return EVENT_CATALOG.BankAccountConfigured.schema.parse(row.record);
+    const row = rows[0]!;
+    return {
+      merchant: row.merchant ? EVENT_CATALOG.MerchantConfigured.schema.parse(row.merchant) : undefined,
+      account: row.account ? EVENT_CATALOG.BankAccountConfigured.schema.parse(row.account) : undefined,
+      number: Number(row.number),
+    };
   }
 }

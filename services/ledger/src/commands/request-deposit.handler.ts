@@ -13,7 +13,7 @@ import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { transactionIdFor } from '../persistence/ids.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
-import { assertAmountAllowed, originOf, replayOrDuplicate, viewAfterRequest } from './request-rules.js';
+import { assertMerchantAllows, originOf, replayOrDuplicate, viewAfterRequest } from './request-rules.js';
 
 /** Decides a deposit request: merchant rules, receiving account, a new stream claimed with no_stream. */
 @CommandHandler(RequestDepositCommand)
@@ -26,12 +26,23 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
 
   async execute({ input }: RequestDepositCommand): Promise<TransactionView> {
     const transactionId = transactionIdFor(input.providerId, input.externalId);
-    const existing = await this.repository.loadTransaction(transactionId);
-    if (existing) return replayOrDuplicate(existing, input.requestFingerprint);
-
-    await assertAmountAllowed(this.repository, input.merchantId, input.amountKurus);
-    const account = await this.accounts.choose(input.amountKurus, input.preferredBankCode);
-    const number = await this.repository.nextTransactionNumber();
+    // Hot path: one read for the rules, the account and the number, then the append whose
+    // no_stream expectation is the duplicate check. The stream is read only when something says no,
+    // so a repeat still gets its first answer even if the rules have changed since.
+    const { merchant, account, number } = await this.accounts.depositContext(
+      input.merchantId,
+      input.amountKurus,
+      input.preferredBankCode,
+    );
+    try {
+      assertMerchantAllows(merchant, input.amountKurus);
+      if (!account)
+        throw new DomainError('no_receiving_account', 'no receiving bank account can take this amount right now');
+    } catch (refusal) {
+      const existing = await this.repository.loadTransaction(transactionId);
+      if (existing) return replayOrDuplicate(existing, input.requestFingerprint);
+      throw refusal;
+    }
     const event = domainEvent('DepositRequested', {
       ...originOf(input, transactionId, number),
       receivingAccount: {
@@ -53,7 +64,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       );
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
-      // A concurrent request with the same external id won the claim: answer as a repeat.
+      // The external id exists already (a repeat, or a concurrent request won the claim).
       const winner = await this.repository.loadTransaction(transactionId);
       if (!winner) throw new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
       return replayOrDuplicate(winner, input.requestFingerprint);

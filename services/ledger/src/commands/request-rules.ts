@@ -10,6 +10,7 @@ import {
 import type { RecordedEvent } from '@transfergate/event-store';
 import { evolve, type TransactionAggregate } from '../domain/transaction.js';
 import type { LedgerRepository } from '../persistence/ledger-repository.js';
+import type { MerchantRecord } from './receiving-account.selector.js';
 
 /**
  * A repeat of an external id: the same payload gets the first answer again (Stripe-style
@@ -46,9 +47,13 @@ export function originOf(
   };
 }
 
-/** Merchant active and the amount within its min/max; answers the merchant record. */
+/** Merchant active and the amount within its min/max (merchant from its stream); answers the record. */
 export async function assertAmountAllowed(repository: LedgerRepository, merchantId: string, amountKurus: bigint) {
   const { state: merchant } = await repository.loadConfig(STREAMS.merchant(merchantId), 'MerchantConfigured');
+  return assertMerchantAllows(merchant, amountKurus);
+}
+
+export function assertMerchantAllows(merchant: MerchantRecord | undefined, amountKurus: bigint): MerchantRecord {
   if (!merchant || !merchant.active) throw new DomainError('merchant_disabled', 'merchant is not active');
   const min = BigInt(merchant.minAmountKurus);
   const max = BigInt(merchant.maxAmountKurus);
