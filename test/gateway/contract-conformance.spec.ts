@@ -373,6 +373,34 @@ describe('gateway contract conformance on PostgreSQL', () => {
       });
     });
 
+    it("receiving accounts: the customer's bank first, otherwise spread over the accounts that fit", async () => {
+      const garanti = await call('POST', '/deposit/bank', {
+        body: h2hBody(KEYS.h2h, id('BANK'), 100, { bank_code: '00062' }),
+      });
+      expect(garanti.body).toMatchObject({ account_iban: 'TR930006200000000006295317', fast: false });
+      const ziraat = await call('POST', '/deposit/bank', {
+        body: h2hBody(KEYS.h2h, id('BANK'), 100, { bank_code: '00061' }),
+      });
+      expect(ziraat.body).toMatchObject({ account_iban: 'TR330006100519786457841326', fast: true });
+      const badCode = await call('POST', '/deposit/bank', {
+        body: h2hBody(KEYS.h2h, id('BANK'), 100, { bank_code: 'ziraat' }),
+      });
+      expect(badCode).toMatchObject({ status: 400, body: { errorCode: 'validation_failed' } });
+      const seen = new Set<string>();
+      for (let i = 0; i < 6; i++) {
+        await app.settle();
+        const res = await call('POST', '/deposit/bank', { body: h2hBody(KEYS.h2h, id('SPREAD'), 1000) });
+        seen.add(String(res.body.account_iban));
+      }
+      // Least used (by today's issued volume) first: equal accounts take turns.
+      expect(seen).toEqual(new Set(['TR330006100519786457841326', 'TR930006200000000006295317']));
+      // Only Ziraat takes 300,000 TRY (Garanti's per-transaction max is 250,000).
+      const big = await call('POST', '/deposit/bank', {
+        body: h2hBody(KEYS.h2h, id('BANK'), 300000, { bank_code: '00062' }),
+      });
+      expect(big.body).toMatchObject({ account_iban: 'TR330006100519786457841326' });
+    });
+
     it('a deposit no receiving account can take answers 503 no_receiving_account', async () => {
       const res = await call('POST', '/deposit/bank', { body: h2hBody(KEYS.h2h, id('BIG'), 600000) });
       expect(res).toMatchObject({ status: 503, body: { status: false, errorCode: 'no_receiving_account' } });

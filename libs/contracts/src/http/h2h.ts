@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AmountSchema } from '../money/kurus.js';
-import { rawText, requestText } from './text.js';
+import { BankCodeSchema, rawText, requestText } from './text.js';
 
 /** H2H API (host-to-host): POST /deposit/bank and /withdrawal/bank, mandatory hash. */
 
@@ -14,6 +14,7 @@ export const H2hDepositRequestSchema = z.object({
   amount: AmountSchema,
   fullname: nameText,
   callback_url: rawText(2048, 0).optional(),
+  bank_code: BankCodeSchema.optional(),
 });
 export type H2hDepositRequest = z.infer<typeof H2hDepositRequestSchema>;
 

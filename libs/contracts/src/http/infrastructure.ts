@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AmountSchema } from '../money/kurus.js';
-import { rawText, requestText } from './text.js';
+import { BankCodeSchema, rawText, requestText } from './text.js';
 
 /**
  * Infrastructure API (PascalCase, for betting-platform infrastructure providers):
@@ -35,6 +35,7 @@ export const InfrastructureDepositRequestSchema = z
     CustomerFullName: nameText.optional(),
     CustomerUsername: nameText.optional(),
     CallbackUrl: rawText(2048, 0).optional(),
+    BankCode: BankCodeSchema.optional(),
   })
   .refine((body) => Boolean(body.CustomerFullName || body.CustomerUsername), {
     message: 'CustomerFullName or CustomerUsername is required',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AmountSchema } from '../money/kurus.js';
-import { rawText, requestText } from './text.js';
+import { BankCodeSchema, rawText, requestText } from './text.js';
 
 /**
  * Merchant API: POST /deposit, POST /withdrawal and the single endpoint POST / (method = deposit,
@@ -42,6 +42,7 @@ const depositShape = {
   surname: nameText.optional(),
   username: nameText.optional(),
   callback: rawText(2048, 0).optional(),
+  bankCode: BankCodeSchema.optional(),
   hash: rawText(256).optional(),
 };
 

@@ -18,3 +18,10 @@ export function requestText(maxLength: number) {
 export function rawText(maxLength: number, minLength = 1) {
   return z.string().min(minLength).max(maxLength).regex(NO_CONTROL, noControl);
 }
+
+/**
+ * Optional, not in the contract: the 5-digit EFT code of the customer's bank, so a deposit is routed
+ * to a receiving account at the same bank (same-bank transfers are instant). Integrations that do not
+ * send it are unaffected.
+ */
+export const BankCodeSchema = z.string().regex(/^\d{5}$/, 'bank code is the 5-digit EFT code');

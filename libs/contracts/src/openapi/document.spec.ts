@@ -60,7 +60,8 @@ describe('OpenAPI document', () => {
   it('takes body schemas from the zod contracts (input side: amount is number or string)', () => {
     const h2h = document.components.schemas.H2hDepositRequest!;
     expect(Object.keys(h2h.properties as object).sort()).toEqual(
-      ['amount', 'apikey', 'callback_url', 'fullname', 'hash', 'transaction_id'].sort(),
+      // The contract's fields, plus our one optional extension (the customer's bank, README "Decisions").
+      ['amount', 'apikey', 'bank_code', 'callback_url', 'fullname', 'hash', 'transaction_id'].sort(),
     );
     expect((h2h.required as string[]).sort()).toEqual(['amount', 'apikey', 'fullname', 'hash', 'transaction_id']);
     expect(document.components.schemas.Amount).toMatchObject({ type: ['number', 'string'] });

@@ -51,6 +51,7 @@ export class H2hDepositController {
         callbackUrl: input.callback_url,
       },
       ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
+      ...(input.bank_code ? { preferredBankCode: input.bank_code } : {}),
       ip: request.ip,
     });
     return {

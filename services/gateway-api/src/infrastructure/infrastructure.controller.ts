@@ -75,6 +75,7 @@ export class InfrastructureController {
         operationGuid: input.OperationGuid,
       },
       echo: echoOf(input),
+      ...(input.BankCode ? { preferredBankCode: input.BankCode } : {}),
       ip: request.ip,
     });
     return {

@@ -98,6 +98,7 @@ export class MerchantController {
       fingerprint: { transactionId: body.transactionId, amountKurus: body.amount, fullName, username: body.username },
       // `callback` is recorded, never called: callbacks go to the registered URL only (SSRF-safe).
       echo: body.callback ? { callback: body.callback } : {},
+      ...(body.bankCode ? { preferredBankCode: body.bankCode } : {}),
       ip,
     });
     return {

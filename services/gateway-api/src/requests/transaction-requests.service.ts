@@ -24,6 +24,8 @@ export interface RequestInput {
   fingerprint: Record<string, string | bigint | undefined>;
   callbackUrl?: string;
   echo?: Record<string, string>;
+  /** Customer's bank (EFT code): a receiving account there is preferred. */
+  preferredBankCode?: string;
   ip: string;
 }
 
@@ -43,6 +45,7 @@ export class TransactionRequestsService {
     const view = await this.commands.execute(
       new RequestDepositCommand({
         ...this.origin(provider, input),
+        ...(input.preferredBankCode ? { preferredBankCode: input.preferredBankCode } : {}),
         requestFingerprint: requestFingerprint({ op: 'deposit', form: input.form, ...input.fingerprint }),
       }),
     );
