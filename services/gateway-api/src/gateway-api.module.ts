@@ -13,6 +13,7 @@ import { BanksController } from './banks/banks.controller.js';
 import { TestAuthController } from './test-auth/test-auth.controller.js';
 import { ModuleHealthController } from './health/module-health.controller.js';
 import { TransactionRequestsService } from './requests/transaction-requests.service.js';
+import { H2hCallerService } from './h2h/h2h-caller.js';
 import { PaymentPageController } from './payment-page/payment-page.controller.js';
 import { DocsController } from './docs/docs.controller.js';
 
@@ -32,6 +33,11 @@ import { DocsController } from './docs/docs.controller.js';
     PaymentPageController,
     DocsController,
   ],
-  providers: [ProviderAuthService, TransactionRequestsService, { provide: APP_FILTER, useClass: FormErrorFilter }],
+  providers: [
+    ProviderAuthService,
+    TransactionRequestsService,
+    H2hCallerService,
+    { provide: APP_FILTER, useClass: FormErrorFilter },
+  ],
 })
 export class GatewayApiModule {}

@@ -1,13 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import {
-  DomainError,
-  H2hDepositRequestSchema,
-  digestsEqual,
-  h2hHash,
-  type H2hDepositResponse,
-} from '@transfergate/contracts';
-import { ProviderAuthService } from '../auth/provider-auth.service.js';
+import { H2hDepositRequestSchema, type H2hDepositResponse } from '@transfergate/contracts';
+import { H2hCallerService } from './h2h-caller.js';
 import { parseBody } from '../errors/validation.js';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
@@ -17,7 +11,7 @@ export const H2H_DEPOSIT_MESSAGE = 'Deposit request received; pay the amount to 
 @Controller()
 export class H2hDepositController {
   constructor(
-    private readonly auth: ProviderAuthService,
+    private readonly caller: H2hCallerService,
     private readonly requests: TransactionRequestsService,
   ) {}
 
@@ -25,20 +19,7 @@ export class H2hDepositController {
   @HttpCode(201)
   async deposit(@Body() body: unknown, @Req() request: FastifyRequest): Promise<H2hDepositResponse> {
     const input = parseBody(H2hDepositRequestSchema, body);
-    const provider = await this.auth.byApiKey(input.apikey);
-    this.auth.assertMayCall(provider, request.ip, 'h2h');
-    if (!digestsEqual(h2hHash(input.apikey, input.transaction_id, provider.apiSecret, input.amount), input.hash)) {
-      throw new DomainError(
-        'invalid_signature',
-        'hash does not match SHA256(apikey + transaction_id + secret + round(amount))',
-      );
-    }
-    if (input.callback_url !== undefined && input.callback_url !== provider.callbackDeposit) {
-      throw new DomainError(
-        'callback_url_mismatch',
-        'callback_url must equal the callback URL registered for this integration',
-      );
-    }
+    const provider = await this.caller.authenticate(input, request.ip, (p) => p.callbackDeposit);
     const view = await this.requests.deposit(provider, {
       form: 'h2h',
       externalId: input.transaction_id,

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { DomainError, H2hWithdrawalRequestSchema, digestsEqual, h2hHash } from '@transfergate/contracts';
-import { ProviderAuthService } from '../auth/provider-auth.service.js';
+import { H2hWithdrawalRequestSchema } from '@transfergate/contracts';
+import { H2hCallerService } from './h2h-caller.js';
 import { parseBody } from '../errors/validation.js';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
@@ -11,7 +11,7 @@ export const H2H_WITHDRAWAL_MESSAGE = 'Withdrawal request received; a callback f
 @Controller()
 export class H2hWithdrawalController {
   constructor(
-    private readonly auth: ProviderAuthService,
+    private readonly caller: H2hCallerService,
     private readonly requests: TransactionRequestsService,
   ) {}
 
@@ -19,20 +19,7 @@ export class H2hWithdrawalController {
   @HttpCode(201)
   async withdrawal(@Body() body: unknown, @Req() request: FastifyRequest) {
     const input = parseBody(H2hWithdrawalRequestSchema, body);
-    const provider = await this.auth.byApiKey(input.apikey);
-    this.auth.assertMayCall(provider, request.ip, 'h2h');
-    if (!digestsEqual(h2hHash(input.apikey, input.transaction_id, provider.apiSecret, input.amount), input.hash)) {
-      throw new DomainError(
-        'invalid_signature',
-        'hash does not match SHA256(apikey + transaction_id + secret + round(amount))',
-      );
-    }
-    if (input.callback_url !== undefined && input.callback_url !== provider.callbackWithdrawal) {
-      throw new DomainError(
-        'callback_url_mismatch',
-        'callback_url must equal the callback URL registered for this integration',
-      );
-    }
+    const provider = await this.caller.authenticate(input, request.ip, (p) => p.callbackWithdrawal);
     const view = await this.requests.withdrawal(provider, {
       form: 'h2h',
       externalId: input.transaction_id,

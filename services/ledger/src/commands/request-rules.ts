@@ -7,8 +7,7 @@ import {
   type DomainEvent,
   type TransactionView,
 } from '@transfergate/contracts';
-import type { RecordedEvent } from '@transfergate/event-store';
-import { evolve, type TransactionAggregate } from '../domain/transaction.js';
+import { evolveWithAppended, type TransactionAggregate } from '../domain/transaction.js';
 import type { LedgerRepository } from '../persistence/ledger-repository.js';
 import type { MerchantRecord } from './receiving-account.selector.js';
 
@@ -70,16 +69,5 @@ export function assertMerchantAllows(merchant: MerchantRecord | undefined, amoun
 /** The view a request answers, folded from the event just appended (no read-back round trip). */
 export function viewAfterRequest(event: DomainEvent): TransactionView {
   const data = event.data as { transactionId: string };
-  const recorded: RecordedEvent = {
-    eventId: '',
-    streamId: STREAMS.transaction(data.transactionId),
-    streamVersion: 1,
-    type: event.type,
-    schemaVersion: 1,
-    data: event.data,
-    metadata: {},
-    position: { commitXid: '0', seq: '0' },
-    createdAt: new Date().toISOString(),
-  };
-  return evolve(undefined, recorded).view;
+  return evolveWithAppended(undefined, STREAMS.transaction(data.transactionId), [event]).view;
 }

@@ -20,7 +20,7 @@ import {
   withdrawalTransfers,
   type MerchantLedger,
 } from '../domain/merchant-ledger.js';
-import { assertMove, evolve, type TransactionAggregate } from '../domain/transaction.js';
+import { assertMove, evolveWithAppended, type TransactionAggregate } from '../domain/transaction.js';
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
 
@@ -51,21 +51,8 @@ async function runTransition(
       if (error instanceof WrongExpectedVersionError) continue;
       throw error;
     }
-    let next = current;
-    const txnWrite = writes.find((w) => w.streamId === STREAMS.transaction(transactionId))!;
-    for (const [i, event] of txnWrite.events.entries()) {
-      next = evolve(next, {
-        eventId: '',
-        streamId: txnWrite.streamId,
-        streamVersion: current.version + i + 1,
-        type: event.type,
-        schemaVersion: 1,
-        data: event.data,
-        metadata: {},
-        position: { commitXid: '0', seq: '0' },
-        createdAt: new Date().toISOString(),
-      });
-    }
+    const txnStream = STREAMS.transaction(transactionId);
+    const next = evolveWithAppended(current, txnStream, writes.find((w) => w.streamId === txnStream)!.events);
     return next.view;
   }
   throw new DomainError('concurrency_conflict', 'transaction is changing too fast; retry');

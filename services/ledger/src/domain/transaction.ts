@@ -2,6 +2,7 @@ import {
   DomainError,
   EVENT_CATALOG,
   FINAL_STATES,
+  type DomainEvent,
   type EventType,
   type TransactionState,
   type TransactionView,
@@ -20,6 +21,34 @@ export interface TransactionAggregate {
 
 function parse<T extends EventType>(type: T, event: RecordedEvent) {
   return EVENT_CATALOG[type].schema.parse(event.data) as import('@transfergate/contracts').EventData<T>;
+}
+
+/**
+ * Folds events this process just appended, without reading them back: the store's own fields
+ * (position, created time) are not known here, so they are stand-ins.
+ */
+export function evolveWithAppended(
+  state: TransactionAggregate | undefined,
+  streamId: string,
+  events: readonly DomainEvent[],
+): TransactionAggregate {
+  let next = state;
+  const now = new Date().toISOString();
+  for (const [i, event] of events.entries()) {
+    next = evolve(next, {
+      eventId: '',
+      streamId,
+      streamVersion: (state?.version ?? 0) + i + 1,
+      type: event.type,
+      schemaVersion: EVENT_CATALOG[event.type].version,
+      data: event.data,
+      metadata: {},
+      position: { commitXid: '0', seq: '0' },
+      createdAt: now,
+    });
+  }
+  if (!next) throw new Error('evolveWithAppended needs at least one event');
+  return next;
 }
 
 export function foldTransaction(events: RecordedEvent[]): TransactionAggregate | undefined {
