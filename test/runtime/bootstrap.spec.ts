@@ -1,5 +1,6 @@
 import { ConfigureMerchantCommand } from '@transfergate/contracts';
-import { configIdFor, verifyPassword } from '@transfergate/ledger';
+import { configIdFor } from '@transfergate/ledger';
+import { verifyPassword } from '@transfergate/security';
 import { BootstrapFileError, parseBootstrap } from '@transfergate/all-in-one';
 import { ENGINES, ISSUE_BOOTSTRAP, issueBootstrap, startTestApp, type TestApp } from '../support/test-app.js';
 

@@ -7,3 +7,4 @@ export * from './http/index.js';
 export * from './iban/index.js';
 export * from './queries/index.js';
 export * from './openapi/index.js';
+export * from './panel/index.js';

@@ -5,6 +5,4 @@ export * from './read-models/projection.runner.js';
 export * from './read-models/projector.js';
 export * from './read-models/schema.js';
 export * from './persistence/ids.js';
-export * from './secrets/secret-box.js';
-export * from './secrets/password-hash.js';
 export * from './commands/deposit-expiry.sweeper.js';

@@ -19,6 +19,12 @@ import {
   ConfigureOperatorHandler,
   ConfigureProviderHandler,
 } from './config/configure.handlers.js';
+import {
+  ChangeOperatorPasswordHandler,
+  ConfigureRoleHandler,
+  DeleteRoleHandler,
+  SetOperatorTwoFactorHandler,
+} from './config/operator-security.handlers.js';
 import { LedgerRepository } from './persistence/ledger-repository.js';
 import { FindProviderByApiKeyHandler } from './queries/find-provider.handler.js';
 import { FindTransactionHandler } from './queries/find-transaction.handler.js';
@@ -49,6 +55,10 @@ import { LedgerProjectionRunner } from './read-models/projection.runner.js';
     ConfigureProviderHandler,
     ConfigureBankAccountHandler,
     ConfigureOperatorHandler,
+    ChangeOperatorPasswordHandler,
+    SetOperatorTwoFactorHandler,
+    ConfigureRoleHandler,
+    DeleteRoleHandler,
     FindProviderByApiKeyHandler,
     FindTransactionHandler,
     FindTransactionByPaymentTokenHandler,

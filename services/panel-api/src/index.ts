@@ -1,1 +1,3 @@
 export * from './panel-api.module.js';
+export * from './panel.settings.js';
+export * from './auth/permissions.js';

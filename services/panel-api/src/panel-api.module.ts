@@ -1,9 +1,28 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
+import { AuthController } from './auth/auth.controller.js';
+import { LoginThrottle } from './auth/login-throttle.service.js';
+import { OperatorDirectory } from './auth/operator-directory.service.js';
+import { PanelAuthGuard } from './auth/panel-auth.guard.js';
+import { PANEL_AUTH_SCHEMA } from './auth/schema.js';
+import { SecondFactor } from './auth/second-factor.js';
+import { SessionTokens } from './auth/session-tokens.service.js';
 
 /**
- * The panel-api service. Wired into both runtimes now so its place in the architecture is fixed; it has
- * no routes or consumers yet: its capabilities arrive with issue #4 (operator auth, RBAC, back-office records, approval actions).
+ * The operator side: auth (JWT + refresh rotation, 2FA), RBAC, back-office records and the
+ * approval actions, each action one command to the ledger. Needs SQL_DATABASE and PANEL_SETTINGS.
  */
-@Module({ imports: [CqrsModule] })
-export class PanelApiModule {}
+@Module({
+  imports: [CqrsModule],
+  controllers: [AuthController],
+  providers: [OperatorDirectory, LoginThrottle, SessionTokens, SecondFactor, PanelAuthGuard],
+  exports: [PanelAuthGuard, OperatorDirectory, SessionTokens],
+})
+export class PanelApiModule implements OnModuleInit {
+  constructor(@Inject(SQL_DATABASE) private readonly db: SqlDatabase) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.db.exec(PANEL_AUTH_SCHEMA);
+  }
+}

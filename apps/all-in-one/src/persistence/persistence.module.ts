@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { EVENT_STORE, SQL_DATABASE, type PostgresEventStore, type SqlDatabase } from '@transfergate/event-store';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '@transfergate/gateway-api';
 import { LEDGER_SETTINGS, type LedgerSettings } from '@transfergate/ledger';
+import { PANEL_SETTINGS, panelSettingsFrom } from '@transfergate/panel-api';
 
 /** Hands the opened database, the event store and the services' settings to every service module. */
 @Global()
@@ -20,8 +21,9 @@ export class PersistenceModule {
         { provide: EVENT_STORE, useValue: store },
         { provide: LEDGER_SETTINGS, useValue: ledger },
         { provide: GATEWAY_SETTINGS, useValue: gateway },
+        { provide: PANEL_SETTINGS, useValue: panelSettingsFrom(ledger.secretKey) },
       ],
-      exports: [SQL_DATABASE, EVENT_STORE, LEDGER_SETTINGS, GATEWAY_SETTINGS],
+      exports: [SQL_DATABASE, EVENT_STORE, LEDGER_SETTINGS, GATEWAY_SETTINGS, PANEL_SETTINGS],
     };
   }
 }

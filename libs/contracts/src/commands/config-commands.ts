@@ -100,3 +100,48 @@ export class ConfigureOperatorCommand extends Command<ConfigResult> {
     super();
   }
 }
+
+/** Changes an operator's password (the caller has verified the old one). */
+export class ChangeOperatorPasswordCommand extends Command<ConfigResult> {
+  constructor(
+    readonly operatorId: string,
+    readonly newPassword: string,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+/** Sets (sealed secret) or clears (null) an operator's TOTP second factor. */
+export class SetOperatorTwoFactorCommand extends Command<ConfigResult> {
+  constructor(
+    readonly operatorId: string,
+    readonly totpSecretSealed: string | null,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+export interface RoleInput {
+  name: string;
+  permissions: string[];
+}
+
+export class ConfigureRoleCommand extends Command<ConfigResult> {
+  constructor(
+    readonly input: RoleInput,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+export class DeleteRoleCommand extends Command<ConfigResult> {
+  constructor(
+    readonly name: string,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}

@@ -23,6 +23,7 @@ export const EVENT_CATALOG = {
   ProviderConfigured: { version: 1, schema: config.ProviderConfiguredV1 },
   BankAccountConfigured: { version: 1, schema: config.BankAccountConfiguredV1 },
   OperatorConfigured: { version: 1, schema: config.OperatorConfiguredV1 },
+  RoleConfigured: { version: 1, schema: config.RoleConfiguredV1 },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -46,4 +47,5 @@ export const STREAMS = {
   infrastructure: (infrastructureId: string) => `infrastructure-${infrastructureId}`,
   bankAccount: (bankAccountId: string) => `bank-account-${bankAccountId}`,
   operator: (operatorId: string) => `operator-${operatorId}`,
+  role: (roleId: string) => `role-${roleId}`,
 } as const;

@@ -63,4 +63,14 @@ export const OperatorConfiguredV1 = z.object({
   passwordHash: z.string(),
   role: z.string(),
   active: z.boolean(),
+  /** TOTP secret sealed with the SecretBox key; present once 2FA is confirmed. */
+  totpSecretSealed: z.string().optional(),
+});
+
+/** A role and its permission set; `deleted` retires it (its stream stays as the audit trail). */
+export const RoleConfiguredV1 = z.object({
+  roleId: z.string(),
+  name: z.string(),
+  permissions: z.array(z.string()),
+  deleted: z.boolean(),
 });

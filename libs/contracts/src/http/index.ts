@@ -7,3 +7,4 @@ export * from './callbacks.js';
 export * from './banks.js';
 export * from './module-health.js';
 export * from './text.js';
+export * from './parse-body.js';

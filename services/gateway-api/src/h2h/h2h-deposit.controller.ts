@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { H2hDepositRequestSchema, type H2hDepositResponse } from '@transfergate/contracts';
+import { H2hDepositRequestSchema, type H2hDepositResponse, parseBody } from '@transfergate/contracts';
 import { H2hCallerService } from './h2h-caller.js';
-import { parseBody } from '../errors/validation.js';
+
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
 export const H2H_DEPOSIT_MESSAGE = 'Deposit request received; pay the amount to the account shown.';

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { H2hWithdrawalRequestSchema } from '@transfergate/contracts';
+import { H2hWithdrawalRequestSchema, parseBody } from '@transfergate/contracts';
 import { H2hCallerService } from './h2h-caller.js';
-import { parseBody } from '../errors/validation.js';
+
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
 export const H2H_WITHDRAWAL_MESSAGE = 'Withdrawal request received; a callback follows after approval.';

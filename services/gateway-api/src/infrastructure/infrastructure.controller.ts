@@ -9,9 +9,10 @@ import {
   type InfrastructureDepositResponse,
   type InfrastructureWithdrawalResponse,
   type ProviderCredentials,
+  parseBody,
 } from '@transfergate/contracts';
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
-import { parseBody } from '../errors/validation.js';
+
 import { fieldsOf } from '../merchant/merchant.controller.js';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 

@@ -12,10 +12,11 @@ import {
   type MerchantWithdrawalResponse,
   type ProviderCredentials,
   type StatusResponse,
+  parseBody,
 } from '@transfergate/contracts';
 import { presentedCredentials } from '../auth/credentials.js';
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
-import { parseBody } from '../errors/validation.js';
+
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
 type DepositBody = ReturnType<typeof MerchantDepositRequestSchema.parse>;

@@ -21,8 +21,8 @@ import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { configIdFor } from '../persistence/ids.js';
-import { SecretBox } from '../secrets/secret-box.js';
-import { hashPassword, verifyPassword } from '../secrets/password-hash.js';
+import { SecretBox } from '@transfergate/security';
+import { hashPassword, verifyPassword } from '@transfergate/security';
 
 type ConfigType =
   | 'MerchantConfigured'

@@ -18,4 +18,5 @@ export const configIdFor = {
   provider: (name: string) => uuidv5(`provider:${name}`, NAMESPACE),
   bankAccount: (iban: string) => uuidv5(`bank-account:${iban}`, NAMESPACE),
   operator: (username: string) => uuidv5(`operator:${username.toLowerCase()}`, NAMESPACE),
+  role: (name: string) => uuidv5(`role:${name}`, NAMESPACE),
 };

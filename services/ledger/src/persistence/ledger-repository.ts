@@ -43,7 +43,8 @@ export class LedgerRepository {
       | 'ProviderConfigured'
       | 'InfrastructureConfigured'
       | 'BankAccountConfigured'
-      | 'OperatorConfigured',
+      | 'OperatorConfigured'
+      | 'RoleConfigured',
   >(streamId: string, type: T): Promise<{ state: EventData<T> | undefined; version: number }> {
     const events = await this.store.readStream(streamId);
     const last = events[events.length - 1];

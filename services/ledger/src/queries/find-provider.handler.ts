@@ -3,7 +3,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EVENT_CATALOG, FindProviderByApiKeyQuery, type ProviderCredentials } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
-import { SecretBox } from '../secrets/secret-box.js';
+import { SecretBox } from '@transfergate/security';
 
 /** Provider, its merchant and infrastructure by API key, with the secret unsealed for the check. */
 @QueryHandler(FindProviderByApiKeyQuery)

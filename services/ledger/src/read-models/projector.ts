@@ -70,6 +70,11 @@ async function projectEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void
       await upsert(tx, 'rm_operators', 'operator_id', d.operatorId, { username: d.username }, d, event);
       return;
     }
+    case 'RoleConfigured': {
+      const d = EVENT_CATALOG.RoleConfigured.schema.parse(event.data);
+      await upsert(tx, 'rm_roles', 'role_id', d.roleId, { name: d.name }, d, event);
+      return;
+    }
     default:
       // Events of other services' streams are not this projection's concern.
       return;

@@ -72,6 +72,9 @@ create table if not exists rm_bank_accounts (
   bank_account_id text primary key, iban text not null unique, active boolean not null, record jsonb not null,
   updated_at timestamptz not null
 );
+create table if not exists rm_roles (
+  role_id text primary key, name text not null unique, record jsonb not null, updated_at timestamptz not null
+);
 create table if not exists rm_operators (
   operator_id text primary key, username text not null unique, record jsonb not null, updated_at timestamptz not null
 );

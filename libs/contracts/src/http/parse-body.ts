@@ -1,4 +1,4 @@
-import { DomainError } from '@transfergate/contracts';
+import { DomainError } from '../errors/domain-error.js';
 import type { z } from 'zod';
 
 /** Parses a request body with its contract schema; a failure names every bad field (400). */

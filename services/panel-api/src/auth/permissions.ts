@@ -1,0 +1,63 @@
+/**
+ * The permission catalogue (GET /api/config/permissions) and the built-in roles. Custom roles
+ * (/panel/roles/save) hold any subset; a built-in role's name cannot be redefined.
+ */
+export const PERMISSIONS = {
+  'transactions.view': 'See deposits and withdrawals, their history and callbacks',
+  'transactions.approve': 'Approve deposits and withdrawals',
+  'transactions.approve_expired': 'Approve a deposit after it expired',
+  'transactions.reject': 'Reject deposits and withdrawals',
+  'transactions.assign': 'Assign withdrawals to an operator',
+  'transactions.update': 'Change amounts and details of open transactions',
+  'transactions.create': 'Create transactions from the panel',
+  'merchants.view': 'See merchants (dealers)',
+  'merchants.manage': 'Create, change, toggle and delete merchants',
+  'providers.view': 'See providers (API clients)',
+  'providers.manage': 'Create, change and delete providers; rotate keys',
+  'providers.reveal_secret': 'Reveal a provider API secret',
+  'infrastructures.view': 'See infrastructures',
+  'infrastructures.manage': 'Create and change infrastructures',
+  'bank_accounts.view': 'See receiving bank accounts',
+  'bank_accounts.manage': 'Create and change receiving bank accounts',
+  'operators.view': 'See operators',
+  'operators.manage': 'Create and change operators',
+  'roles.view': 'See roles',
+  'roles.manage': 'Create, change and delete roles',
+  'settings.view': 'See API settings',
+  'settings.manage': 'Change API settings',
+  'audit.view': 'Query the audit log of operator actions',
+  'callbacks.view': 'See the callback and webhook logs',
+  'callbacks.resend': 'Resend a callback',
+} as const;
+
+export type Permission = keyof typeof PERMISSIONS;
+export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
+
+const VIEW = ALL_PERMISSIONS.filter((p) => p.endsWith('.view'));
+
+export const BUILT_IN_ROLES: Record<string, readonly Permission[]> = {
+  admin: ALL_PERMISSIONS,
+  operator: [
+    'transactions.view',
+    'transactions.approve',
+    'transactions.reject',
+    'transactions.assign',
+    'transactions.update',
+    'transactions.create',
+    'merchants.view',
+    'providers.view',
+    'bank_accounts.view',
+    'callbacks.view',
+    'callbacks.resend',
+  ],
+  finance: [
+    ...VIEW.filter((p) => p !== 'operators.view' && p !== 'roles.view'),
+    'transactions.approve_expired',
+    'bank_accounts.manage',
+  ],
+  auditor: VIEW,
+};
+
+export function isPermission(value: string): value is Permission {
+  return Object.hasOwn(PERMISSIONS, value);
+}

@@ -1,0 +1,27 @@
+import { hkdfSync } from 'node:crypto';
+
+/** Settings of operator auth; the runtime builds them from its validated configuration. */
+export interface PanelSettings {
+  /** HS256 key for access tokens, derived from the sealing key (one secret to manage, separate keys). */
+  jwtKey: Uint8Array;
+  /** Key sealing TOTP secrets at rest (the same SecretBox key as provider secrets). */
+  secretKey: Buffer;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Failed logins or codes before a lock. */
+  maxFailedAttempts: number;
+  lockoutMs: number;
+}
+
+export const PANEL_SETTINGS = 'transfergate:PanelSettings';
+
+export function panelSettingsFrom(secretKey: Buffer): PanelSettings {
+  return {
+    jwtKey: new Uint8Array(hkdfSync('sha256', secretKey, Buffer.alloc(0), 'transfergate panel access tokens', 32)),
+    secretKey,
+    accessTokenTtlSeconds: 15 * 60,
+    refreshTokenTtlSeconds: 14 * 24 * 3600,
+    maxFailedAttempts: 5,
+    lockoutMs: 15 * 60_000,
+  };
+}
