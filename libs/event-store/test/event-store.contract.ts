@@ -232,6 +232,40 @@ export function describeEventStoreContract(adapter: string, open: () => Promise<
       }
     });
 
+    it('32 concurrent writers on one stream: the global order delivers its versions strictly in order', async () => {
+      const id = stream();
+      const tail = await store.headPosition();
+      await Promise.all(
+        Array.from({ length: 32 }, async (_, writer) => {
+          for (let i = 0; i < 8; i++) {
+            // Half the writers write another stream first in the same transaction: their xid exists
+            // before they queue for the hot stream, which is what can invert xid and version order.
+            if (writer % 2 === 0) {
+              await store.appendMany([
+                { streamId: `${id}-side-${writer}`, events: [event('Side')], expectedVersion: 'any' },
+                { streamId: id, events: [event('Hot', { writer, i })], expectedVersion: 'any' },
+              ]);
+            } else {
+              await store.append(id, [event('Hot', { writer, i })], 'any');
+            }
+          }
+        }),
+      );
+      const versions: number[] = [];
+      let from = tail;
+      const deadline = Date.now() + 15_000;
+      while (versions.length < 256 && Date.now() < deadline) {
+        const page = await store.readAll(from, 1_000);
+        if (page.length === 0) {
+          await new Promise((r) => setTimeout(r, 20));
+          continue;
+        }
+        versions.push(...page.filter((e) => e.streamId === id).map((e) => e.streamVersion));
+        from = page[page.length - 1]!.position;
+      }
+      expect(versions).toEqual(Array.from({ length: 256 }, (_, i) => i + 1));
+    });
+
     it('a consumer resumes from its checkpoint and a second instance waits for the lease', async () => {
       const name = `resume-${randomUUID()}`;
       const id = stream();

@@ -47,17 +47,27 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
+/**
+ * Writers of one stream queue on a transaction-scoped advisory lock BEFORE their first write. An
+ * advisory lock assigns no transaction id, so each writer's xid is assigned only once it holds the
+ * lock: xid order then equals version order within a stream, and the (xid, seq) global order
+ * delivers every stream in version order. (A row lock alone is not enough: a waiter gets its xid
+ * before it queues, and waiters may be granted the row in any order.)
+ */
+const STREAM_LOCK = `(select pg_advisory_xact_lock(hashtextextended($1, 0))) as stream_lock`;
+
 /** The claim on the stream's version: one statement, so it takes the row lock that serialises writers. */
 function claimSql(expected: ExpectedVersion): string {
   if (expected === 'any') {
-    return `insert into es_streams (stream_id, version) values ($1, $2)
+    return `insert into es_streams (stream_id, version) select $1, $2 from ${STREAM_LOCK}
             on conflict (stream_id) do update set version = es_streams.version + $2 returning version`;
   }
   if (expected === 'no_stream' || expected === 0) {
-    return `insert into es_streams (stream_id, version) values ($1, $2)
+    return `insert into es_streams (stream_id, version) select $1, $2 from ${STREAM_LOCK}
             on conflict (stream_id) do nothing returning version`;
   }
-  return `update es_streams set version = version + $2 where stream_id = $1 and version = $4 returning version`;
+  return `update es_streams s set version = s.version + $2 from ${STREAM_LOCK}
+          where s.stream_id = $1 and s.version = $4 returning s.version`;
 }
 
 /**
@@ -93,6 +103,11 @@ export class PostgresEventStore implements EventStore {
         writes.length === 1
           ? [await this.appendOne(this.db, writes[0]!)]
           : await this.db.transaction(async (tx) => {
+              // All stream locks first, in one fixed order (no deadlocks), before any write assigns an xid.
+              await tx.query(
+                `select pg_advisory_xact_lock(hashtextextended(s, 0)) from jsonb_array_elements_text($1::jsonb) as s order by s`,
+                [JSON.stringify([...new Set(writes.map((w) => w.streamId))].sort())],
+              );
               const out: AppendResult[] = [];
               for (const write of writes) out.push(await this.appendOne(tx, write));
               return out;
