@@ -213,6 +213,8 @@ export class ConfigureOperatorHandler implements ICommandHandler<ConfigureOperat
             : await hashPassword(input.password),
         role: input.role,
         active: input.active,
+        // Provisioning again must not switch off an operator's second factor.
+        ...(current?.totpSecretSealed ? { totpSecretSealed: current.totpSecretSealed } : {}),
       }),
       actor,
     );
