@@ -29,7 +29,14 @@ import { LedgerRepository } from './persistence/ledger-repository.js';
 import { FindProviderByApiKeyHandler } from './queries/find-provider.handler.js';
 import { FindTransactionHandler } from './queries/find-transaction.handler.js';
 import { FindTransactionByPaymentTokenHandler, ListBanksHandler } from './queries/payment-page.handlers.js';
+import { PANEL_TRANSACTION_QUERY_HANDLERS } from './queries/panel-transactions.handlers.js';
 import { LedgerProjectionRunner } from './read-models/projection.runner.js';
+import { RECORDS_COMMAND_HANDLERS } from './config/records-config.handlers.js';
+import { SETTINGS_LEDGER_PROVIDERS } from './config/settings-api.handlers.js';
+import { RECORDS_QUERY_HANDLERS } from './queries/records-queries.handlers.js';
+import { DashboardHandler } from './queries/records-dashboard.handler.js';
+import { GetApiSettingsHandler } from './queries/settings-api.handler.js';
+import { AuditLogHandler } from './queries/audit-log.handler.js';
 
 /**
  * The ledger service: owns every aggregate and command handler, is the only writer of events, and
@@ -63,6 +70,13 @@ import { LedgerProjectionRunner } from './read-models/projection.runner.js';
     FindTransactionHandler,
     FindTransactionByPaymentTokenHandler,
     ListBanksHandler,
+    ...RECORDS_COMMAND_HANDLERS,
+    ...RECORDS_QUERY_HANDLERS,
+    ...SETTINGS_LEDGER_PROVIDERS,
+    GetApiSettingsHandler,
+    DashboardHandler,
+    AuditLogHandler,
+    ...PANEL_TRANSACTION_QUERY_HANDLERS,
   ],
   exports: [LedgerProjectionRunner, DepositExpirySweeper],
 })

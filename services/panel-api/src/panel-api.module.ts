@@ -8,6 +8,11 @@ import { PanelAuthGuard } from './auth/panel-auth.guard.js';
 import { PANEL_AUTH_SCHEMA } from './auth/schema.js';
 import { SecondFactor } from './auth/second-factor.js';
 import { SessionTokens } from './auth/session-tokens.service.js';
+import { TotpService } from './auth/totp.service.js';
+import { TwoFactorController } from './auth/two-factor.controller.js';
+import { TwoFactorService } from './auth/two-factor.service.js';
+import { TRANSACTION_CONTROLLERS, TRANSACTION_PROVIDERS } from './transactions/transactions.feature.js';
+import { BACK_OFFICE_CONTROLLERS, BACK_OFFICE_PROVIDERS } from './records/back-office.feature.js';
 
 /**
  * The operator side: auth (JWT + refresh rotation, 2FA), RBAC, back-office records and the
@@ -15,8 +20,18 @@ import { SessionTokens } from './auth/session-tokens.service.js';
  */
 @Module({
   imports: [CqrsModule],
-  controllers: [AuthController],
-  providers: [OperatorDirectory, LoginThrottle, SessionTokens, SecondFactor, PanelAuthGuard],
+  controllers: [AuthController, TwoFactorController, ...TRANSACTION_CONTROLLERS, ...BACK_OFFICE_CONTROLLERS],
+  providers: [
+    OperatorDirectory,
+    LoginThrottle,
+    SessionTokens,
+    SecondFactor,
+    PanelAuthGuard,
+    TotpService,
+    TwoFactorService,
+    ...TRANSACTION_PROVIDERS,
+    ...BACK_OFFICE_PROVIDERS,
+  ],
   exports: [PanelAuthGuard, OperatorDirectory, SessionTokens],
 })
 export class PanelApiModule implements OnModuleInit {

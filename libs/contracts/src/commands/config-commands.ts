@@ -145,3 +145,137 @@ export class DeleteRoleCommand extends Command<ConfigResult> {
     super();
   }
 }
+
+/**
+ * Back-office record changes that keep what the panel must not (or cannot) resend: a provider's
+ * sealed secret, an operator's password hash and TOTP secret. Each loads the record's stream, so it
+ * never writes over a change the read models have not applied yet.
+ */
+export interface MerchantActiveResult extends ConfigResult {
+  active: boolean;
+}
+
+/** Sets a merchant's `active` flag (`undefined` flips it). A deleted merchant is refused unless `restore`. */
+export class SetMerchantActiveCommand extends Command<MerchantActiveResult> {
+  constructor(
+    readonly merchantId: string,
+    readonly active: boolean | undefined,
+    readonly actor: ActorRef,
+    readonly restore = false,
+  ) {
+    super();
+  }
+}
+
+/** Soft deletion: a MerchantDeleted event (the record, deactivated, marked deleted). */
+export class DeleteMerchantCommand extends Command<ConfigResult> {
+  constructor(
+    readonly merchantId: string,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+export interface MerchantProvidersResult extends ConfigResult {
+  /** Providers whose record changed (moved, activated or deactivated). */
+  changedProviders: string[];
+}
+
+/**
+ * Makes `providerIds` the merchant's active providers: each listed one is attached to the merchant
+ * and activated; its other providers are deactivated (they stay attached: a provider needs a merchant).
+ * One atomic multi-stream append.
+ */
+export class UpdateMerchantProvidersCommand extends Command<MerchantProvidersResult> {
+  constructor(
+    readonly merchantId: string,
+    readonly providerIds: string[],
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+export interface ProviderChange {
+  merchantId?: string;
+  infrastructureId?: string;
+  apiAllowedIps?: string[];
+  active?: boolean;
+  /** A new plain secret (rotation): sealed by the ledger. */
+  apiSecret?: string;
+}
+
+/** Changes an existing provider, keeping its key and (unless rotated) its sealed secret. Restores a deleted one. */
+export class ChangeProviderCommand extends Command<ConfigResult> {
+  constructor(
+    readonly providerId: string,
+    readonly change: ProviderChange,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+/** Soft deletion: a ProviderDeleted event (the record, deactivated, marked deleted). */
+export class DeleteProviderCommand extends Command<ConfigResult> {
+  constructor(
+    readonly providerId: string,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+export interface RevealedProviderSecret {
+  providerId: string;
+  name: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+/** Unseals a provider's secret for an operator and records that it did (ProviderSecretRevealed). */
+export class RevealProviderSecretCommand extends Command<RevealedProviderSecret> {
+  constructor(
+    readonly providerId: string,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+export interface OperatorChange {
+  role?: string;
+  active?: boolean;
+  /** A new plain password: hashed by the ledger. */
+  password?: string;
+}
+
+/** Changes an existing operator's role, active flag or password; the TOTP secret is kept. */
+export class UpdateOperatorCommand extends Command<ConfigResult> {
+  constructor(
+    readonly operatorId: string,
+    readonly change: OperatorChange,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+export interface ApiSettingsInput {
+  testAuthEnabled: boolean;
+  paymentPageUrl: string;
+  depositTtlMinutes: number;
+  callbackRetryScheduleSeconds: number[];
+  rateLimitPerMinute: number;
+}
+
+/** The whole API settings set (stream `settings-api`); appended only when it differs. */
+export class ConfigureApiSettingsCommand extends Command<ConfigResult> {
+  constructor(
+    readonly input: ApiSettingsInput,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}

@@ -24,6 +24,10 @@ export const EVENT_CATALOG = {
   BankAccountConfigured: { version: 1, schema: config.BankAccountConfiguredV1 },
   OperatorConfigured: { version: 1, schema: config.OperatorConfiguredV1 },
   RoleConfigured: { version: 1, schema: config.RoleConfiguredV1 },
+  MerchantDeleted: { version: 1, schema: config.MerchantDeletedV1 },
+  ProviderDeleted: { version: 1, schema: config.ProviderDeletedV1 },
+  ProviderSecretRevealed: { version: 1, schema: config.ProviderSecretRevealedV1 },
+  ApiSettingsConfigured: { version: 1, schema: config.ApiSettingsConfiguredV1 },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -48,4 +52,6 @@ export const STREAMS = {
   bankAccount: (bankAccountId: string) => `bank-account-${bankAccountId}`,
   operator: (operatorId: string) => `operator-${operatorId}`,
   role: (roleId: string) => `role-${roleId}`,
+  apiSettings: () => 'settings-api',
+  providerSecretAccess: (providerId: string) => `provider-secret-access-${providerId}`,
 } as const;

@@ -74,3 +74,25 @@ export const RoleConfiguredV1 = z.object({
   permissions: z.array(z.string()),
   deleted: z.boolean(),
 });
+
+/**
+ * A merchant's soft deletion: the whole record (deactivated) plus `deleted`, on the merchant's own
+ * stream, so the gateway refuses its providers like a disabled merchant's and the stream keeps the
+ * history. Saving the merchant again (or toggling it with restore) appends a MerchantConfigured.
+ */
+export const MerchantDeletedV1 = MerchantConfiguredV1.extend({ deleted: z.literal(true) });
+
+/** A provider's soft deletion: the whole record (deactivated, secret still sealed) plus `deleted`. */
+export const ProviderDeletedV1 = ProviderConfiguredV1.extend({ deleted: z.literal(true) });
+
+/** An operator revealed a provider's API secret (the event records who and from where; never the secret). */
+export const ProviderSecretRevealedV1 = z.object({ providerId: z.string(), apiKey: z.string() });
+
+/** The operator-editable API settings (/panel/settings/api), the whole set after each change. */
+export const ApiSettingsConfiguredV1 = z.object({
+  testAuthEnabled: z.boolean(),
+  paymentPageUrl: z.string(),
+  depositTtlMinutes: z.number().int().min(1).max(1440),
+  callbackRetryScheduleSeconds: z.array(z.number().int().min(0).max(86_400)).min(1).max(20),
+  rateLimitPerMinute: z.number().int().min(0).max(1_000_000),
+});

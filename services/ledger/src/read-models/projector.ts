@@ -75,6 +75,31 @@ async function projectEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void
       await upsert(tx, 'rm_roles', 'role_id', d.roleId, { name: d.name }, d, event);
       return;
     }
+    case 'MerchantDeleted': {
+      // Soft deletion keeps the row (deactivated, `deleted` in the record): lists hide it on request.
+      const d = EVENT_CATALOG.MerchantDeleted.schema.parse(event.data);
+      await upsert(tx, 'rm_merchants', 'merchant_id', d.merchantId, { name: d.name }, d, event);
+      return;
+    }
+    case 'ProviderDeleted': {
+      const d = EVENT_CATALOG.ProviderDeleted.schema.parse(event.data);
+      await upsert(
+        tx,
+        'rm_providers',
+        'provider_id',
+        d.providerId,
+        { api_key: d.apiKey, merchant_id: d.merchantId },
+        d,
+        event,
+      );
+      return;
+    }
+    case 'ApiSettingsConfigured': {
+      const d = EVENT_CATALOG.ApiSettingsConfigured.schema.parse(event.data);
+      const by = typeof event.metadata.actor === 'string' ? event.metadata.actor : null;
+      await upsert(tx, 'rm_settings', 'name', 'api', { updated_by: by }, d, event);
+      return;
+    }
     default:
       // Events of other services' streams are not this projection's concern.
       return;

@@ -78,4 +78,7 @@ create table if not exists rm_roles (
 create table if not exists rm_operators (
   operator_id text primary key, username text not null unique, record jsonb not null, updated_at timestamptz not null
 );
+create table if not exists rm_settings (
+  name text primary key, record jsonb not null, updated_by text, updated_at timestamptz not null
+);
 `;

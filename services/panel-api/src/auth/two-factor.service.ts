@@ -1,0 +1,170 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { createHash } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { DomainError, SetOperatorTwoFactorCommand, type ActorRef, type TokenResponse } from '@transfergate/contracts';
+import { verifyPassword } from '@transfergate/security';
+import { PANEL_SETTINGS, type PanelSettings } from '../panel.settings.js';
+import { actorOf, type OperatorContext } from './decorators.js';
+import { LoginThrottle } from './login-throttle.service.js';
+import { OperatorDirectory, type OperatorRecord } from './operator-directory.service.js';
+import { SecondFactor } from './second-factor.js';
+import { SessionTokens } from './session-tokens.service.js';
+import { TotpService } from './totp.service.js';
+
+const SETUP_PURPOSE = 'transfergate-2fa-setup';
+const SETUP_TTL_SECONDS = 10 * 60;
+/** The same fixed scrypt hash login verifies against for unknown usernames (equal timing). */
+const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+export interface TwoFactorSetup {
+  otpauthUrl: string;
+  qrCodeDataUrl: string;
+  /** Signed, 10 minutes: operator id + sealed secret; nothing is stored before confirmation. */
+  setupToken: string;
+}
+
+const twoFactorSubject = (operatorId: string) => `2fa:${operatorId}`;
+/** Binds a setup token to the password it was started under: a password change voids pending setups. */
+const passwordFingerprint = (passwordHash: string) => createHash('sha256').update(passwordHash).digest('base64url');
+
+/**
+ * Operator 2FA flows: enrollment (init + confirm), the second login step, and disabling. Failed codes
+ * count against the subject `2fa:<operatorId>` in LoginThrottle, so a code cannot be brute-forced.
+ */
+@Injectable()
+export class TwoFactorService {
+  constructor(
+    private readonly operators: OperatorDirectory,
+    private readonly throttle: LoginThrottle,
+    private readonly tokens: SessionTokens,
+    private readonly secondFactor: SecondFactor,
+    private readonly totp: TotpService,
+    private readonly commands: CommandBus,
+    @Inject(PANEL_SETTINGS) private readonly settings: PanelSettings,
+  ) {}
+
+  /** The operator behind an `Authorization: Bearer` header (same checks as PanelAuthGuard). */
+  async operatorByBearer(authorization: string): Promise<OperatorRecord> {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match) throw new DomainError('authentication_required', 'a bearer token is required');
+    const claims = await this.tokens.verify(match[1]!);
+    const operator = await this.operators.byId(claims.operatorId);
+    if (!operator || !operator.active) throw new DomainError('invalid_token', 'the operator is not active');
+    return operator;
+  }
+
+  /** The operator a username and password name, checked exactly like login (throttle, generic 401). */
+  async operatorByPassword(username: string, password: string): Promise<OperatorRecord> {
+    await this.throttle.assertNotLocked(username);
+    const operator = await this.operators.byUsername(username);
+    const passwordOk = await verifyPassword(password, operator?.passwordHash ?? DUMMY_HASH);
+    if (!operator || !operator.active || !passwordOk) {
+      await this.throttle.recordFailure(username);
+      throw new DomainError('invalid_credentials', 'invalid username or password');
+    }
+    await this.throttle.recordSuccess(username);
+    return operator;
+  }
+
+  /** A fresh secret for the operator, carried sealed in a signed setup token until confirmation. */
+  async initSetup(operator: OperatorRecord): Promise<TwoFactorSetup> {
+    this.assertDisabled(operator);
+    const enrollment = await this.totp.enroll(operator.username);
+    const setupToken = await new SignJWT({
+      tss: enrollment.secretSealed,
+      pwf: passwordFingerprint(operator.passwordHash),
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(operator.operatorId)
+      .setAudience(SETUP_PURPOSE)
+      .setIssuedAt()
+      .setExpirationTime(`${SETUP_TTL_SECONDS}s`)
+      .sign(this.settings.jwtKey);
+    return { otpauthUrl: enrollment.otpauthUrl, qrCodeDataUrl: enrollment.qrCodeDataUrl, setupToken };
+  }
+
+  /** A valid code for the secret in the setup token turns 2FA on (the ledger records the sealed secret). */
+  async confirmSetup(setupToken: string, code: string, ip: string): Promise<{ success: true; twoFactorEnabled: true }> {
+    const setup = await this.readSetupToken(setupToken);
+    await this.throttle.assertNotLocked(twoFactorSubject(setup.operatorId));
+    const operator = await this.operators.byId(setup.operatorId);
+    if (!operator || !operator.active || passwordFingerprint(operator.passwordHash) !== setup.passwordFingerprint) {
+      throw new DomainError('invalid_token', 'the setup token is no longer valid; start the setup again');
+    }
+    // Checked again here: a setup started before 2FA was enabled must not replace the secret.
+    this.assertDisabled(operator);
+    await this.assertCode(setup.operatorId, setup.secretSealed, code);
+    const actor: ActorRef = { source: 'panel', operatorId: setup.operatorId, ip };
+    await this.commands.execute(new SetOperatorTwoFactorCommand(setup.operatorId, setup.secretSealed, actor));
+    return { success: true, twoFactorEnabled: true };
+  }
+
+  /** The second login step: a login challenge plus a valid, unused code open a session. */
+  async verifyChallenge(challengeToken: string, code: string): Promise<TokenResponse> {
+    const operatorId = await this.secondFactor.operatorOf(challengeToken);
+    await this.throttle.assertNotLocked(twoFactorSubject(operatorId));
+    const operator = await this.operators.byId(operatorId);
+    if (!operator || !operator.active || !operator.totpSecretSealed) {
+      throw new DomainError('invalid_token', 'the two-factor challenge is no longer valid; log in again');
+    }
+    await this.assertCode(operatorId, operator.totpSecretSealed, code);
+    return this.tokens.open(operatorId);
+  }
+
+  /** Turning 2FA off needs both the password and a current code, even with a valid session. */
+  async disable(
+    context: OperatorContext,
+    password: string,
+    code: string,
+  ): Promise<{ success: true; twoFactorEnabled: false }> {
+    const operator = await this.operators.byId(context.operatorId);
+    if (!operator?.totpSecretSealed) {
+      throw new DomainError('invalid_state_transition', 'two-factor authentication is not enabled');
+    }
+    await this.throttle.assertNotLocked(operator.username);
+    await this.throttle.assertNotLocked(twoFactorSubject(operator.operatorId));
+    if (!(await verifyPassword(password, operator.passwordHash))) {
+      await this.throttle.recordFailure(operator.username);
+      throw new DomainError('invalid_credentials', 'the password is not correct');
+    }
+    await this.assertCode(operator.operatorId, operator.totpSecretSealed, code);
+    await this.commands.execute(new SetOperatorTwoFactorCommand(operator.operatorId, null, actorOf(context)));
+    return { success: true, twoFactorEnabled: false };
+  }
+
+  private assertDisabled(operator: OperatorRecord): void {
+    if (operator.totpSecretSealed) {
+      throw new DomainError(
+        'invalid_state_transition',
+        'two-factor authentication is already enabled; disable it before setting it up again',
+      );
+    }
+  }
+
+  /** Verifies a code (replay-protected); a wrong one counts as a failure of `2fa:<operatorId>`. */
+  private async assertCode(operatorId: string, secretSealed: string, code: string): Promise<void> {
+    if (!(await this.totp.verify(operatorId, secretSealed, code))) {
+      await this.throttle.recordFailure(twoFactorSubject(operatorId));
+      throw new DomainError('invalid_two_factor_code', 'the two-factor code is not valid');
+    }
+    await this.throttle.recordSuccess(twoFactorSubject(operatorId));
+  }
+
+  private async readSetupToken(
+    setupToken: string,
+  ): Promise<{ operatorId: string; secretSealed: string; passwordFingerprint: string }> {
+    try {
+      const { payload } = await jwtVerify(setupToken, this.settings.jwtKey, {
+        audience: SETUP_PURPOSE,
+        algorithms: ['HS256'],
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.tss !== 'string' || typeof payload.pwf !== 'string') {
+        throw new Error('claims');
+      }
+      return { operatorId: payload.sub, secretSealed: payload.tss, passwordFingerprint: payload.pwf };
+    } catch {
+      throw new DomainError('invalid_token', 'the setup token is invalid or expired; start the setup again');
+    }
+  }
+}
