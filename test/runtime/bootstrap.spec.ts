@@ -58,6 +58,22 @@ describe.each(ENGINES)('bootstrap file on %s', (engine) => {
     expect(rows[1]!.metadata.source).toBe('bootstrap');
   });
 
+  it('an API key has one owner: a second provider with the same key is refused and the projection keeps running', async () => {
+    const twice = structuredClone(ISSUE_BOOTSTRAP);
+    twice.merchants[0]!.providers.push({
+      name: 'acme-copy',
+      infrastructure: 'acme',
+      apiKey: 'ak_test_1',
+      apiSecret: 'sk_other_1',
+    });
+    await expect(app.provision(parseBootstrap(twice, 'test'))).rejects.toMatchObject({ errorCode: 'already_exists' });
+    await app.settle(); // would time out if the read model had hit its unique index
+    const { rows } = await app.db.query<{ n: string }>('select count(*)::text n from rm_providers where api_key = $1', [
+      'ak_test_1',
+    ]);
+    expect(rows[0]!.n).toBe('1');
+  });
+
   it('refuses a bad file with every problem named, before writing anything', async () => {
     expect(() => parseBootstrap({ merchants: [{ name: 'X', minAmount: -1, maxAmount: 'lots' }] }, 'bad.json')).toThrow(
       BootstrapFileError,

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   transaction_not_found: 404,
   duplicate_transaction: 409,
   concurrency_conflict: 409,
+  already_exists: 409,
   payload_too_large: 413,
   amount_out_of_range: 422,
   insufficient_balance: 422,

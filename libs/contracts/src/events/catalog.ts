@@ -24,6 +24,7 @@ export const EVENT_CATALOG = {
   BankAccountConfigured: { version: 1, schema: config.BankAccountConfiguredV1 },
   OperatorConfigured: { version: 1, schema: config.OperatorConfiguredV1 },
   RoleConfigured: { version: 1, schema: config.RoleConfiguredV1 },
+  ApiKeyClaimed: { version: 1, schema: config.ApiKeyClaimedV1 },
   MerchantDeleted: { version: 1, schema: config.MerchantDeletedV1 },
   ProviderDeleted: { version: 1, schema: config.ProviderDeletedV1 },
   ProviderSecretRevealed: { version: 1, schema: config.ProviderSecretRevealedV1 },
@@ -52,6 +53,8 @@ export const STREAMS = {
   bankAccount: (bankAccountId: string) => `bank-account-${bankAccountId}`,
   operator: (operatorId: string) => `operator-${operatorId}`,
   role: (roleId: string) => `role-${roleId}`,
+  /** Keyed by sha256 of the API key: the key itself never names a stream. */
+  apiKey: (apiKeyHash: string) => `api-key-${apiKeyHash}`,
   apiSettings: () => 'settings-api',
   providerSecretAccess: (providerId: string) => `provider-secret-access-${providerId}`,
 } as const;

@@ -96,3 +96,6 @@ export const ApiSettingsConfiguredV1 = z.object({
   callbackRetryScheduleSeconds: z.array(z.number().int().min(0).max(86_400)).min(1).max(20),
   rateLimitPerMinute: z.number().int().min(0).max(1_000_000),
 });
+
+/** Claims an API key for one provider: appended with no_stream, so a key can never have two owners. */
+export const ApiKeyClaimedV1 = z.object({ providerId: z.string(), apiKeyHash: z.string() });

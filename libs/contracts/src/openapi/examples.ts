@@ -378,6 +378,7 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   transaction_not_found: 'no transaction M-20250501-0003 for this provider',
   duplicate_transaction: 'transaction id already used with a different payload',
   concurrency_conflict: 'the transaction changed concurrently; retry',
+  already_exists: 'this API key belongs to another provider',
   payload_too_large: 'request body too large',
   amount_out_of_range: 'amount is outside the allowed range 10.00..500000.00 TRY',
   insufficient_balance: 'merchant balance does not cover amount and fee',

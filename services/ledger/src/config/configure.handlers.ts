@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import {
   ConfigureBankAccountCommand,
@@ -17,9 +18,9 @@ import {
   type DomainEvent,
   type EventType,
 } from '@transfergate/contracts';
-import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
+import { SQL_DATABASE, WrongExpectedVersionError, type SqlDatabase } from '@transfergate/event-store';
 import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
-import { LedgerRepository } from '../persistence/ledger-repository.js';
+import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
 import { configIdFor } from '../persistence/ids.js';
 import { SecretBox } from '@transfergate/security';
 import { hashPassword, verifyPassword } from '@transfergate/security';
@@ -39,6 +40,8 @@ async function configure<T extends ConfigType>(
   type: T,
   build: (current: import('@transfergate/contracts').EventData<T> | undefined) => Promise<DomainEvent<T>['data']>,
   actor: ActorRef,
+  /** Further writes that must land atomically with the record (e.g. a uniqueness claim). */
+  alongside: PendingWrite[] = [],
 ): Promise<ConfigResult> {
   const { state, version } = await repository.loadConfig(streamId, type);
   const next = await build(state);
@@ -50,6 +53,7 @@ async function configure<T extends ConfigType>(
         expectedVersion: version === 0 ? 'no_stream' : version,
         events: [domainEvent(type as EventType, next as never)],
       },
+      ...alongside,
     ],
     actor,
   );
@@ -132,6 +136,38 @@ export class ConfigureProviderHandler implements ICommandHandler<ConfigureProvid
       throw new DomainError('validation_failed', 'apiKey and apiSecret need at least 8 characters');
     }
     const id = configIdFor.provider(input.name);
+    // An API key has one owner, decided by the event store (not by the read model's unique index,
+    // which a duplicate would otherwise hit inside the projection and stall it).
+    const apiKeyHash = createHash('sha256').update(input.apiKey).digest('hex');
+    const keyStream = STREAMS.apiKey(apiKeyHash);
+    const claim = (await this.repository.readFirstData(keyStream)) as { providerId?: string } | undefined;
+    if (claim && claim.providerId !== id)
+      throw new DomainError('already_exists', 'this API key belongs to another provider');
+    const alongside: PendingWrite[] = claim
+      ? []
+      : [
+          {
+            streamId: keyStream,
+            expectedVersion: 'no_stream',
+            events: [domainEvent('ApiKeyClaimed', { providerId: id, apiKeyHash })],
+          },
+        ];
+    try {
+      return await this.configureProvider(input, id, actor, alongside);
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError && error.streamId === keyStream) {
+        throw new DomainError('already_exists', 'this API key belongs to another provider');
+      }
+      throw error;
+    }
+  }
+
+  private configureProvider(
+    input: ConfigureProviderCommand['input'],
+    id: string,
+    actor: ActorRef,
+    alongside: PendingWrite[],
+  ) {
     return configure(
       this.repository,
       STREAMS.provider(id),
@@ -159,6 +195,7 @@ export class ConfigureProviderHandler implements ICommandHandler<ConfigureProvid
         };
       },
       actor,
+      alongside,
     );
   }
 }

@@ -52,6 +52,12 @@ export class LedgerRepository {
     return { state: EVENT_CATALOG[type].schema.parse(last.data) as EventData<T>, version: last.streamVersion };
   }
 
+  /** The data of a stream's first event (claim streams), undefined when the stream does not exist. */
+  async readFirstData(streamId: string): Promise<unknown> {
+    const [first] = await this.store.readStream(streamId);
+    return first?.data;
+  }
+
   async nextTransactionNumber(): Promise<number> {
     const { rows } = await this.db.query<{ n: string }>(`select nextval('txn_number_seq')::text as n`);
     return Number(rows[0]!.n);

@@ -32,6 +32,8 @@ create table if not exists rm_transactions (
   unique (provider_id, external_id)
 );
 create index if not exists rm_transactions_queue on rm_transactions (type, state, created_at);
+-- The panel lists newest first with a (created_at, transaction_id) cursor.
+create index if not exists rm_transactions_newest on rm_transactions (created_at desc, transaction_id desc);
 create index if not exists rm_transactions_bank_day on rm_transactions (bank_account_id, created_at);
 create table if not exists rm_transfers (
   transfer_id text primary key,
