@@ -1,2 +1,3 @@
 export * from './secret-box.js';
 export * from './password-hash.js';
+export * from './ip-allow-list.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { timingSafeEqual } from 'node:crypto';
 import { DomainError, FindProviderByApiKeyQuery, type ProviderCredentials } from '@transfergate/contracts';
-import { ipAllowed } from './ip-allow-list.js';
+import { ipAllowed } from '@transfergate/security';
 
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
