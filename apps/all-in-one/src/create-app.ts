@@ -17,6 +17,8 @@ export interface RunningApp {
   db: SqlDatabase;
   store: PostgresEventStore;
   commands: CommandBus;
+  /** Every HTTP route (method, url pattern) the app serves. */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   /** The gateway's live settings object (tests point payment links at their own port). */
   gatewaySettings: GatewaySettings;
   /** Applies a bootstrap file and waits until the read models include it. */
@@ -64,6 +66,14 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     adapter,
     { logger: LEVELS[config.logLevel], abortOnError: false },
   );
+  // Every route as registered, for the route-sweep tests and ops' inspection.
+  const routes: Array<{ method: string; url: string }> = [];
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method: String(method), url: route.url });
+    });
   await registerProviderRateLimit(app.getHttpAdapter().getInstance(), gatewaySettings);
   await app.init();
   const commands = app.get(CommandBus);
@@ -75,6 +85,7 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     db,
     store,
     commands,
+    routes,
     gatewaySettings,
     async provision(file) {
       const summary = await applyBootstrap(commands, db, file);
