@@ -25,6 +25,7 @@ module.exports = function setupRequest(request, context) {
     fullname: 'Bench Customer',
     hash,
   });
-  context.lastBody = body;
+  context.transactionId = transactionId; // collected by h2h-response.cjs for the status phase
+  context.lastRequest = `${request.method} ${request.path} ${body}`;
   return { ...request, body };
 };

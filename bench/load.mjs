@@ -3,8 +3,9 @@
 import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 
-const SETUP_REQUEST = fileURLToPath(new URL('./h2h-request.cjs', import.meta.url));
-const ON_RESPONSE = fileURLToPath(new URL('./h2h-response.cjs', import.meta.url));
+const file = (name) => fileURLToPath(new URL(`./${name}`, import.meta.url));
+const ON_RESPONSE = file('h2h-response.cjs');
+const JSON_BODY = { 'content-type': 'application/json' };
 
 export const LOAD = Object.freeze({
   connections: 32,
@@ -12,11 +13,73 @@ export const LOAD = Object.freeze({
   warmupSeconds: 2,
   durationSeconds: 10,
   timeoutSeconds: 10,
-  path: '/deposit/bank',
 });
 
-function run(url, durationSeconds, phase) {
-  process.env.BENCH_PHASE = phase; // copied into the worker's env at its creation
+/**
+ * What one HTTP phase sends. `setupRequest` (a file: it runs in autocannon's worker) builds every
+ * request; `expect` is the status code a success must have (another 2xx is reported as a problem).
+ * `path` is the first request's path; setupRequest may change it per request (`route` says how).
+ */
+export const SCENARIOS = Object.freeze({
+  h2hDeposit: {
+    label: 'H2H deposit creation',
+    method: 'POST',
+    path: '/deposit/bank',
+    headers: JSON_BODY,
+    setupRequest: file('h2h-request.cjs'),
+    expect: 201,
+  },
+  merchantDeposit: {
+    label: 'Merchant deposit creation',
+    method: 'POST',
+    path: '/deposit',
+    headers: { ...JSON_BODY, 'x-api-key': 'ak_bench_m', 'x-api-secret': 'sk_bench_m' },
+    setupRequest: file('merchant-request.cjs'),
+    expect: 200,
+  },
+  infrastructureDeposit: {
+    label: 'Infra deposit creation',
+    method: 'POST',
+    path: '/deposits/deposit-request',
+    headers: JSON_BODY,
+    setupRequest: file('infra-request.cjs'),
+    expect: 200,
+  },
+  // No body and no content-type: a header-only POST (an empty body with application/json is a 400).
+  status: {
+    label: 'Status lookup',
+    method: 'POST',
+    path: '/status/x',
+    route: '/status/{id}',
+    headers: { 'x-api-key': 'ak_bench_1', 'x-api-secret': 'sk_bench_1' },
+    setupRequest: file('status-request.cjs'),
+    expect: 201,
+  },
+  // The floors: the same bodies / identifiers, bare Fastify.
+  floorInsert: {
+    label: 'floor: one INSERT',
+    method: 'POST',
+    path: '/deposit/bank',
+    headers: JSON_BODY,
+    setupRequest: file('h2h-request.cjs'),
+    expect: 201,
+  },
+  floorSelect: {
+    label: 'floor: one SELECT by PK',
+    method: 'POST',
+    path: '/status/x',
+    route: '/status/{id}',
+    headers: { 'x-api-key': 'ak_bench_1', 'x-api-secret': 'sk_bench_1' },
+    setupRequest: file('status-request.cjs'),
+    expect: 201,
+  },
+});
+
+/** env: extra variables for the worker (e.g. the identifier file of a status phase). */
+function run(url, scenario, durationSeconds, phase, env) {
+  // Copied into the worker's env at its creation; removed again afterwards.
+  const vars = { BENCH_PHASE: phase, BENCH_EXPECT: String(scenario.expect), ...env };
+  Object.assign(process.env, vars);
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -26,11 +89,20 @@ function run(url, durationSeconds, phase) {
         duration: durationSeconds,
         timeout: LOAD.timeoutSeconds,
         workers: 1,
-        headers: { 'content-type': 'application/json' },
-        requests: [{ method: 'POST', path: LOAD.path, setupRequest: SETUP_REQUEST, onResponse: ON_RESPONSE }],
+        requests: [
+          {
+            method: scenario.method,
+            path: scenario.path,
+            headers: scenario.headers,
+            setupRequest: scenario.setupRequest,
+            onResponse: ON_RESPONSE,
+          },
+        ],
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
+  }).finally(() => {
+    for (const key of Object.keys(env)) delete process.env[key];
   });
 }
 
@@ -62,10 +134,20 @@ function summarise(result) {
 }
 
 /** Warm-up (discarded except for its error counts), then the measured run. */
-export async function measure(url, phase) {
-  const warm = summarise(await run(url, LOAD.warmupSeconds, `${phase} warm-up`));
-  const main = summarise(await run(url, LOAD.durationSeconds, phase));
-  return { ...main, warmup: { requests: warm.requests, ok2xx: warm.ok2xx, non2xx: warm.non2xx, errors: warm.errors } };
+export async function measure(url, scenario, phase, env = {}) {
+  const warm = summarise(await run(url, scenario, LOAD.warmupSeconds, `${phase} warm-up`, env));
+  const main = summarise(await run(url, scenario, LOAD.durationSeconds, phase, env));
+  return {
+    scenario: { method: scenario.method, path: scenario.route ?? scenario.path, expect: scenario.expect },
+    ...main,
+    warmup: {
+      requests: warm.requests,
+      ok2xx: warm.ok2xx,
+      non2xx: warm.non2xx,
+      errors: warm.errors,
+      statusCodes: warm.statusCodes,
+    },
+  };
 }
 
 export function round(value, digits = 0) {

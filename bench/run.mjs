@@ -1,12 +1,17 @@
 // Benchmark (not a test): `npm run bench` builds, then runs this once on this machine and prints
 //   1. event-store appends/s on PGlite and on a PostgreSQL server,
-//   2. H2H deposit creations/s over HTTP (32 connections, p50/p99) against the real app,
-//   3. the raw floor (bare Fastify + one INSERT per request) on the same engine, and ours/floor,
+//   2. over HTTP against the real app (32 connections, req/s, p50/p99), on each engine:
+//      deposit creation in each API form (H2H POST /deposit/bank, Merchant POST /deposit,
+//      Infrastructure POST /deposits/deposit-request), then POST /status/{id} lookups cycling over
+//      transactions created by the H2H phase,
+//   3. the raw floors on the same engine (bare Fastify + one INSERT per request for the creations,
+//      + one SELECT by primary key per request for the lookups), and ours/floor,
 // then a summary table; the same figures go to bench/out/latest.json.
 // Env: TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
 //      BENCH_ES_N_PG / BENCH_ES_N_PGLITE (fixed append counts instead of the ~7 s calibration).
 import os from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +21,7 @@ import { openPglite, openPostgres, PostgresEventStore } from '../libs/event-stor
 import * as allInOne from '../apps/all-in-one/dist/index.js';
 
 const { createApp, parseBootstrap } = allInOne;
-import { LOAD, measure, round } from './load.mjs';
+import { LOAD, SCENARIOS, measure, round } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { measureAppends } from './event-store-phase.mjs';
 
@@ -25,7 +30,8 @@ const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 32;
 const BODY_LIMIT = 262_144;
-const HARD_LIMIT_MS = 240_000;
+const HARD_LIMIT_MS = 300_000;
+const STATUS_IDS = 300; // identifiers the status phases cycle over
 // The per-provider limiter stays on (its cost is part of the request path) but at the highest
 // value the config accepts, so it never trips: all bench traffic uses one API key.
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
@@ -40,6 +46,22 @@ const BOOTSTRAP = {
       callback_deposit: 'http://127.0.0.1:9/cb/dep',
       callback_withdrawal: 'http://127.0.0.1:9/cb/wd',
     },
+    {
+      name: 'Bench Merchant',
+      slug: 'bench-merchant',
+      apiForm: 'merchant',
+      callbackFormat: 'merchant',
+      callback_deposit: 'http://127.0.0.1:9/cb/m/dep',
+      callback_withdrawal: 'http://127.0.0.1:9/cb/m/wd',
+    },
+    {
+      name: 'Bench Infra',
+      slug: 'bench-infra',
+      apiForm: 'infrastructure',
+      callbackFormat: 'infrastructure',
+      callback_deposit: 'http://127.0.0.1:9/cb/i/dep',
+      callback_withdrawal: 'http://127.0.0.1:9/cb/i/wd',
+    },
   ],
   merchants: [
     {
@@ -47,7 +69,11 @@ const BOOTSTRAP = {
       minAmount: 1,
       maxAmount: 500000,
       depositCommissionPercent: 1.5,
-      providers: [{ name: 'bench-h2h', infrastructure: 'bench', apiKey: 'ak_bench_1', apiSecret: 'sk_bench_1' }],
+      providers: [
+        { name: 'bench-h2h', infrastructure: 'bench', apiKey: 'ak_bench_1', apiSecret: 'sk_bench_1' },
+        { name: 'bench-merchant', infrastructure: 'bench-merchant', apiKey: 'ak_bench_m', apiSecret: 'sk_bench_m' },
+        { name: 'bench-infra', infrastructure: 'bench-infra', apiKey: 'ak_bench_i', apiSecret: 'sk_bench_i' },
+      ],
     },
   ],
   bankAccounts: [
@@ -144,6 +170,42 @@ async function eventStorePostgres() {
   );
 }
 
+// The app phases, in this order on one app instance: the three creation forms, then the status
+// lookups (identifiers: transaction_ids the H2H phase got a 2xx for).
+const APP_SCENARIOS = ['h2hDeposit', 'merchantDeposit', 'infrastructureDeposit', 'status'];
+const FORM_OF = { h2hDeposit: 'h2h', merchantDeposit: 'merchant', infrastructureDeposit: 'infrastructure' };
+const require = createRequire(import.meta.url);
+
+/** Up to `n` distinct non-empty lines of a file written by the load worker (none if absent). */
+function readIds(path, n) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  return [...new Set(text.split('\n').filter((line) => line.length > 0))].slice(0, n);
+}
+
+/** If the H2H phase yielded fewer than STATUS_IDS ids, create the rest with plain fetch. */
+async function topUpIds(baseUrl, ids) {
+  const setupRequest = require('./h2h-request.cjs');
+  const failures = [];
+  while (ids.length < STATUS_IDS && failures.length < 5) {
+    const context = {};
+    const { body } = setupRequest({ method: 'POST', path: SCENARIOS.h2hDeposit.path }, context);
+    const response = await globalThis.fetch(baseUrl + SCENARIOS.h2hDeposit.path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const text = await response.text();
+    if (response.ok) ids.push(context.transactionId);
+    else failures.push(`HTTP ${response.status} for ${body}: ${text.slice(0, 500)}`);
+  }
+  return failures;
+}
+
 async function appPhase(engineLabel, postgresSchema) {
   const dataDir = join(tmpRoot, `app-${engineLabel}`);
   mkdirSync(dataDir, { recursive: true });
@@ -183,21 +245,48 @@ async function appPhase(engineLabel, postgresSchema) {
       await running.provision(parseBootstrap(BOOTSTRAP, 'bench'));
       await running.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = running.app.getHttpServer().address();
-      log(
-        `  app up on :${port} in ${((Date.now() - t0) / 1000).toFixed(1)} s; load ${LOAD.warmupSeconds}+${LOAD.durationSeconds} s`,
-      );
-      const result = await measure(`http://127.0.0.1:${port}`, `ours ${engineLabel}`);
+      const url = `http://127.0.0.1:${port}`;
+      log(`  app up on :${port} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      const idsFile = join(tmpRoot, `status-ids-${engineLabel}.txt`);
+      const results = {};
+      let statusIds = { collected: 0, toppedUp: 0 };
+      for (const name of APP_SCENARIOS) {
+        const scenario = SCENARIOS[name];
+        let env = {};
+        if (name === 'h2hDeposit') env = { BENCH_COLLECT_IDS_FILE: idsFile, BENCH_COLLECT_IDS_MAX: String(STATUS_IDS) };
+        if (name === 'status') {
+          const ids = readIds(idsFile, STATUS_IDS);
+          statusIds.collected = ids.length;
+          const failures = await topUpIds(url, ids);
+          statusIds.toppedUp = ids.length - statusIds.collected;
+          for (const failure of failures) problems.push(`status ids top-up on ${engineLabel}: ${failure}`);
+          writeFileSync(idsFile, `${ids.join('\n')}\n`);
+          statusIds = { ...statusIds, used: ids.length, sample: ids.slice(0, 2) };
+          env = { BENCH_STATUS_IDS_FILE: idsFile };
+        }
+        log(`  ours ${engineLabel}: ${scenario.label} (${scenario.method} ${scenario.route ?? scenario.path}) ...`);
+        results[name] = await measure(url, scenario, `ours ${engineLabel} ${name}`, env);
+      }
+      results.status.ids = statusIds;
       const { rows } = await running.db.query(
-        "select count(*)::int as n from es_events where type = 'DepositRequested'",
+        "select data->>'form' as form, count(*)::int as n from es_events where type = 'DepositRequested' group by 1",
       );
-      result.depositsStored = rows[0].n;
-      return result;
+      const byForm = Object.fromEntries(rows.map((row) => [row.form, row.n]));
+      for (const [name, form] of Object.entries(FORM_OF)) {
+        results[name].depositsStored = byForm[form] ?? 0;
+        // A 2xx the client saw must be a stored deposit (more may be stored: requests still in
+        // flight when a run stops, and the status top-up).
+        const answered = results[name].ok2xx + results[name].warmup.ok2xx;
+        if (results[name].depositsStored < answered)
+          problems.push(`${engineLabel} ${name}: ${answered} 2xx answers but ${results[name].depositsStored} stored`);
+      }
+      return results;
     },
   );
 }
 
 async function floorPhase(engineLabel, engine) {
-  const floor = await startFloor(engine, { path: LOAD.path, bodyLimitBytes: BODY_LIMIT });
+  const floor = await startFloor(engine, { path: SCENARIOS.floorInsert.path, bodyLimitBytes: BODY_LIMIT });
   return withCleanup(
     `floor ${engineLabel}`,
     async () => {
@@ -205,9 +294,18 @@ async function floorPhase(engineLabel, engine) {
       if (engine.kind === 'postgres') await dropSchema(engine.schema);
     },
     async () => {
-      const result = await measure(floor.url, `floor ${engineLabel}`);
-      result.rowsStored = await floor.count();
-      return result;
+      log(`  floor ${engineLabel}: ${SCENARIOS.floorInsert.label} ...`);
+      const insert = await measure(floor.url, SCENARIOS.floorInsert, `floor ${engineLabel} insert`);
+      insert.rowsStored = await floor.count();
+      const ids = await floor.ids(STATUS_IDS);
+      const idsFile = join(tmpRoot, `floor-ids-${engineLabel}.txt`);
+      writeFileSync(idsFile, `${ids.join('\n')}\n`);
+      log(`  floor ${engineLabel}: ${SCENARIOS.floorSelect.label} (ids cycling over ${ids.length} rows) ...`);
+      const select = await measure(floor.url, SCENARIOS.floorSelect, `floor ${engineLabel} select`, {
+        BENCH_STATUS_IDS_FILE: idsFile,
+      });
+      select.ids = { used: ids.length, tableRows: insert.rowsStored };
+      return { insert, select };
     },
   );
 }
@@ -221,6 +319,14 @@ function check(label, result) {
         ` (warm-up: ${result.warmup.non2xx} non-2xx, ${result.warmup.errors} errors); status codes ${JSON.stringify(result.statusCodes)}`,
     );
   }
+  const expected = String(result.scenario.expect);
+  const other = [result.statusCodes, result.warmup.statusCodes].flatMap((codes) =>
+    Object.keys(codes).filter((code) => code !== expected && code.startsWith('2')),
+  );
+  if (other.length > 0)
+    problems.push(
+      `${label}: 2xx other than the expected ${expected}: measured ${JSON.stringify(result.statusCodes)}, warm-up ${JSON.stringify(result.warmup.statusCodes)}`,
+    );
   if (result.ok2xx === 0) problems.push(`${label}: no successful request at all`);
 }
 
@@ -228,13 +334,25 @@ function check(label, result) {
 const fmt = (n) => (n === undefined || n === null || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
 const ms = (n) => (n === undefined || n === null ? '-' : `${n} ms`);
 const ratio = (a, b) => (b > 0 ? round(a / b, 2) : null);
+const bad = (r) => r.non2xx + r.errors;
 
-function httpLine(label, ours, floor, r) {
+// Each figure of the report: the app scenario, its floor and the key in latest.json.
+const FIGURES = [
+  { key: 'h2h', scenario: 'h2hDeposit', floor: 'insert', short: 'H2H deposits' },
+  { key: 'merchant', scenario: 'merchantDeposit', floor: 'insert', short: 'Merchant deposits' },
+  { key: 'infrastructure', scenario: 'infrastructureDeposit', floor: 'insert', short: 'Infra deposits' },
+  { key: 'status', scenario: 'status', floor: 'select', short: 'Status lookups' },
+];
+const FLOOR_NAME = { insert: 'floor INSERT', select: 'floor SELECT by PK' };
+
+function httpLine(figure, ours, floor, r) {
+  const label = `${SCENARIOS[figure.scenario].label} (${LOAD.connections} conns)`;
   return (
-    `H2H deposit creation (${LOAD.connections} conns)  ${label.padEnd(10)}  ` +
-    `req/s ${fmt(ours.reqPerSec)}  p50 ${ms(ours.latencyMs.p50)}  p99 ${ms(ours.latencyMs.p99)}` +
-    `${ours.non2xx + ours.errors > 0 ? `  [${ours.non2xx} non-2xx, ${ours.errors} errors!]` : ''}` +
-    `  | floor req/s ${fmt(floor.reqPerSec)}  p50 ${ms(floor.latencyMs.p50)}  p99 ${ms(floor.latencyMs.p99)}` +
+    `  ${label.padEnd(36)}  ` +
+    `req/s ${fmt(ours.reqPerSec).padStart(5)}  p50 ${ms(ours.latencyMs.p50).padStart(6)}  p99 ${ms(ours.latencyMs.p99).padStart(6)}` +
+    `${bad(ours) > 0 ? `  [${ours.non2xx} non-2xx, ${ours.errors} errors!]` : ''}` +
+    `  | ${FLOOR_NAME[figure.floor].padEnd(18)} req/s ${fmt(floor.reqPerSec).padStart(5)}  p50 ${ms(floor.latencyMs.p50).padStart(6)}  p99 ${ms(floor.latencyMs.p99).padStart(6)}` +
+    `${bad(floor) > 0 ? `  [${floor.non2xx} non-2xx, ${floor.errors} errors!]` : ''}` +
     `  | ours/floor req/s ${r.throughput}  p99 ${r.p99}`
   );
 }
@@ -270,9 +388,13 @@ async function main() {
       `fastify ${machine.fastify}; autocannon ${machine.autocannon}\n` +
       `load average at start (1/5/15 min): ${machine.loadAvgAtStart.join(' / ')}` +
       `${machine.loadAvgAtStart[0] > machine.cpus / 2 ? '  (machine not idle: figures will be noisy)' : ''}\n` +
-      `HTTP load: ${LOAD.connections} connections, pipelining ${LOAD.pipelining}, ${LOAD.warmupSeconds} s warm-up + ${LOAD.durationSeconds} s measured, ` +
-      `autocannon in 1 worker thread; server in the main thread of this process; ` +
-      `app provider rate limit ${RATE_LIMIT_PER_MINUTE.toLocaleString('en-US')}/min (on, never reached)\n`,
+      `HTTP load: ${LOAD.connections} connections, pipelining ${LOAD.pipelining}, ${LOAD.warmupSeconds} s warm-up + ${LOAD.durationSeconds} s measured ` +
+      `per phase (every app phase and every floor phase alike), autocannon in 1 worker thread; server in the main thread of this process; ` +
+      `app provider rate limit ${RATE_LIMIT_PER_MINUTE.toLocaleString('en-US')}/min (on, never reached)\n` +
+      `phases per engine, in order, on one app instance: H2H POST /deposit/bank, Merchant POST /deposit, ` +
+      `Infrastructure POST /deposits/deposit-request (each request a new deposit), POST /status/{id} cycling over ${STATUS_IDS} ` +
+      `transaction_ids of the H2H phase; then one floor server: one INSERT per request (the floor of the three creation forms, ` +
+      `H2H bodies), then one SELECT by primary key per request cycling over ${STATUS_IDS} of its rows (the floor of /status)\n`,
   );
 
   const results = {
@@ -280,7 +402,13 @@ async function main() {
     startedAt: new Date(started).toISOString(),
     load: { ...LOAD, rateLimitPerMinute: RATE_LIMIT_PER_MINUTE },
     eventStore: {},
+    // Per figure and engine: { ours, floor, oursOverFloor }; the floor of the three creation forms
+    // is the same INSERT run, the floor of status the SELECT run.
     h2h: {},
+    merchant: {},
+    infrastructure: {},
+    status: {},
+    floor: {},
   };
 
   log('1. event store appends (PGlite) ...');
@@ -306,23 +434,31 @@ async function main() {
     ['postgres', 'PostgreSQL'],
   ]) {
     const appSchema = key === 'postgres' ? `bench_app_${suffix}` : undefined;
-    log(`2. H2H deposits over HTTP, real app on ${label} ...`);
+    log(`2. HTTP phases against the real app on ${label} ...`);
     const ours = await appPhase(key, appSchema);
-    check(`H2H app ${label}`, ours);
-    log(`3. floor: bare Fastify + one INSERT on ${label} ...`);
+    log(`3. floor: bare Fastify + one INSERT / one SELECT by PK on ${label} ...`);
     const engine =
       key === 'pglite'
         ? { kind: 'pglite', dataDir: join(tmpRoot, 'floor-pglite') }
         : { kind: 'postgres', url: PG_URL, schema: `bench_floor_${suffix}` };
-    const floor = await floorPhase(key, engine);
-    check(`floor ${label}`, floor);
-    const r = {
-      throughput: ratio(ours.reqPerSec, floor.reqPerSec),
-      p50: ratio(ours.latencyMs.p50, floor.latencyMs.p50),
-      p99: ratio(ours.latencyMs.p99, floor.latencyMs.p99),
-    };
-    results.h2h[key] = { ours, floor, oursOverFloor: r };
-    console.log(`\n${httpLine(label, ours, floor, r)}\n`);
+    const floors = await floorPhase(key, engine);
+    results.floor[key] = floors;
+    check(`floor INSERT ${label}`, floors.insert);
+    check(`floor SELECT ${label}`, floors.select);
+    console.log(`\n${label}`);
+    for (const figure of FIGURES) {
+      const o = ours[figure.scenario];
+      const f = floors[figure.floor];
+      check(`${SCENARIOS[figure.scenario].label} app ${label}`, o);
+      const r = {
+        throughput: ratio(o.reqPerSec, f.reqPerSec),
+        p50: ratio(o.latencyMs.p50, f.latencyMs.p50),
+        p99: ratio(o.latencyMs.p99, f.latencyMs.p99),
+      };
+      results[figure.key][key] = { ours: o, floorKind: figure.floor, floor: f, oursOverFloor: r };
+      console.log(httpLine(figure, o, f, r));
+    }
+    console.log('');
   }
 
   results.finishedAt = new Date().toISOString();
@@ -330,34 +466,47 @@ async function main() {
   results.machine.loadAvgAtEnd = os.loadavg().map((v) => round(v, 2));
   results.problems = problems;
 
-  const h = results.h2h;
+  const both = (f) => [f('pglite'), f('postgres')];
+  const rows = [
+    ['figure', 'PGlite', 'PostgreSQL'],
+    ['event store appends/s', fmt(es.pglite.appendsPerSec), fmt(es.postgres.appendsPerSec)],
+    ['event store append p99 (ms)', es.pglite.latencyMs.p99, es.postgres.latencyMs.p99],
+  ];
+  for (const figure of FIGURES) {
+    const x = results[figure.key];
+    rows.push(
+      [`${figure.short} req/s (ours)`, ...both((e) => fmt(x[e].ours.reqPerSec))],
+      [
+        `${figure.short} p50 / p99 ms (ours)`,
+        ...both((e) => `${x[e].ours.latencyMs.p50} / ${x[e].ours.latencyMs.p99}`),
+      ],
+      [
+        `${figure.short} ours/${FLOOR_NAME[figure.floor]} req/s / p99`,
+        ...both((e) => `${x[e].oursOverFloor.throughput} / ${x[e].oursOverFloor.p99}`),
+      ],
+    );
+  }
+  for (const kind of ['insert', 'select']) {
+    rows.push(
+      [`${FLOOR_NAME[kind]} req/s`, ...both((e) => fmt(results.floor[e][kind].reqPerSec))],
+      [
+        `${FLOOR_NAME[kind]} p50 / p99 ms`,
+        ...both((e) => `${results.floor[e][kind].latencyMs.p50} / ${results.floor[e][kind].latencyMs.p99}`),
+      ],
+    );
+  }
+  rows.push([
+    'non-2xx + errors (H2H/Merch/Infra/Status/INSERT/SELECT)',
+    ...both((e) =>
+      [
+        ...FIGURES.map((f) => bad(results[f.key][e].ours)),
+        bad(results.floor[e].insert),
+        bad(results.floor[e].select),
+      ].join('/'),
+    ),
+  ]);
   console.log('summary');
-  console.log(
-    table([
-      ['figure', 'PGlite', 'PostgreSQL'],
-      ['event store appends/s', fmt(es.pglite.appendsPerSec), fmt(es.postgres.appendsPerSec)],
-      ['event store append p99 (ms)', es.pglite.latencyMs.p99, es.postgres.latencyMs.p99],
-      ['H2H deposits req/s (ours)', fmt(h.pglite.ours.reqPerSec), fmt(h.postgres.ours.reqPerSec)],
-      [
-        'H2H p50 / p99 ms (ours)',
-        `${h.pglite.ours.latencyMs.p50} / ${h.pglite.ours.latencyMs.p99}`,
-        `${h.postgres.ours.latencyMs.p50} / ${h.postgres.ours.latencyMs.p99}`,
-      ],
-      ['floor req/s', fmt(h.pglite.floor.reqPerSec), fmt(h.postgres.floor.reqPerSec)],
-      [
-        'floor p50 / p99 ms',
-        `${h.pglite.floor.latencyMs.p50} / ${h.pglite.floor.latencyMs.p99}`,
-        `${h.postgres.floor.latencyMs.p50} / ${h.postgres.floor.latencyMs.p99}`,
-      ],
-      ['ours/floor req/s', h.pglite.oursOverFloor.throughput, h.postgres.oursOverFloor.throughput],
-      ['ours/floor p99', h.pglite.oursOverFloor.p99, h.postgres.oursOverFloor.p99],
-      [
-        'non-2xx + errors (ours / floor)',
-        `${h.pglite.ours.non2xx + h.pglite.ours.errors} / ${h.pglite.floor.non2xx + h.pglite.floor.errors}`,
-        `${h.postgres.ours.non2xx + h.postgres.ours.errors} / ${h.postgres.floor.non2xx + h.postgres.floor.errors}`,
-      ],
-    ]),
-  );
+  console.log(table(rows));
 
   mkdirSync(OUT_DIR, { recursive: true });
   writeFileSync(join(OUT_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
