@@ -5,12 +5,19 @@ import { CommandBus } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { LogLevel } from '@nestjs/common';
 import { openDatabase, PostgresEventStore, type SqlDatabase } from '@transfergate/event-store';
+import { CALLBACK_SETTINGS, type CallbackSettings } from '@transfergate/callback-dispatcher';
 import { registerProviderRateLimit, type GatewaySettings } from '@transfergate/gateway-api';
 import { LedgerProjectionRunner } from '@transfergate/ledger';
 import { AllInOneModule } from './app.module.js';
 import type { RuntimeConfig } from './config/runtime-config.js';
 import { applyBootstrap, ensureFirstAdmin, type ProvisionSummary } from './provisioning/provisioner.js';
 import type { BootstrapFile } from './provisioning/bootstrap-file.js';
+
+/**
+ * Start-up waits for the projection longer than a consumer lease (15 s): after a crash the dead
+ * process still holds the lease until it expires, and the restart must outlast that, not fail.
+ */
+const STARTUP_SETTLE_MS = 60_000;
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -75,6 +82,8 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
       for (const method of [route.method].flat()) routes.push({ method: String(method), url: route.url });
     });
   await registerProviderRateLimit(app.getHttpAdapter().getInstance(), gatewaySettings);
+  // The dispatcher reads its settings when it starts (app.init), so the runtime's overrides go in first.
+  Object.assign(app.get<string, CallbackSettings>(CALLBACK_SETTINGS), config.callbacks ?? {});
   await app.init();
   const commands = app.get(CommandBus);
   const projection = app.get(LedgerProjectionRunner);
@@ -89,12 +98,12 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     gatewaySettings,
     async provision(file) {
       const summary = await applyBootstrap(commands, db, file);
-      await settle();
+      await settle(STARTUP_SETTLE_MS);
       return summary;
     },
     async ensureFirstAdmin() {
       const result = await ensureFirstAdmin(commands, db, config.adminPassword);
-      await settle();
+      await settle(STARTUP_SETTLE_MS);
       return result;
     },
     settle,

@@ -13,6 +13,8 @@ import { TwoFactorController } from './auth/two-factor.controller.js';
 import { TwoFactorService } from './auth/two-factor.service.js';
 import { TRANSACTION_CONTROLLERS, TRANSACTION_PROVIDERS } from './transactions/transactions.feature.js';
 import { BACK_OFFICE_CONTROLLERS, BACK_OFFICE_PROVIDERS } from './records/back-office.feature.js';
+import { CallbacksController } from './callbacks/callbacks.controller.js';
+import { WebhookLogController } from './webhooks/webhook-log.controller.js';
 
 /**
  * The operator side: auth (JWT + refresh rotation, 2FA), RBAC, back-office records and the
@@ -20,7 +22,14 @@ import { BACK_OFFICE_CONTROLLERS, BACK_OFFICE_PROVIDERS } from './records/back-o
  */
 @Module({
   imports: [CqrsModule],
-  controllers: [AuthController, TwoFactorController, ...TRANSACTION_CONTROLLERS, ...BACK_OFFICE_CONTROLLERS],
+  controllers: [
+    AuthController,
+    TwoFactorController,
+    ...TRANSACTION_CONTROLLERS,
+    ...BACK_OFFICE_CONTROLLERS,
+    CallbacksController,
+    WebhookLogController,
+  ],
   providers: [
     OperatorDirectory,
     LoginThrottle,

@@ -1,1 +1,14 @@
 export * from './webhook-ingest.module.js';
+export * from './webhook.settings.js';
+export {
+  mapStatus,
+  idCandidates,
+  resolveCandidates,
+  rejectionReason,
+  cleanText,
+  type MappedStatus,
+  type IdCandidate,
+  type CandidateMatch,
+  type Resolution,
+} from './webhook-body.js';
+export { loggableHeaders } from './webhook-headers.js';

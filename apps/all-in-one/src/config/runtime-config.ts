@@ -25,6 +25,14 @@ export interface RuntimeConfig {
   testAuthEnabled: boolean;
   environment: 'production' | 'development';
   rateLimitPerMinute: number;
+  /** Callback dispatcher overrides (tests, ops); absent fields keep the dispatcher's defaults. */
+  callbacks?: {
+    retryScheduleMs?: number[];
+    requestTimeoutMs?: number;
+    leaseMs?: number;
+    pollIntervalMs?: number;
+    concurrency?: number;
+  };
 }
 
 const integer = (name: string, min: number, max: number, fallback: number) =>
@@ -78,6 +86,20 @@ const EnvSchema = z.object({
   TEST_AUTH_ENABLED: z.enum(['true', 'false', '1', '0', '']).optional(),
   NODE_ENV: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: integer('RATE_LIMIT_PER_MINUTE', 0, 1_000_000, 6_000),
+  // Callback dispatcher (tests and ops; not in the README table). CALLBACK_RETRY_SCHEDULE_MS: comma list of
+  // delays in ms, entry i before attempt i+1 (e.g. 0,200,200,200), used until an operator saves
+  // callbackRetryScheduleSeconds in /panel/settings/api. CALLBACK_REQUEST_TIMEOUT_MS: 2xx must come within it
+  // (default 15000). CALLBACK_LEASE_MS: a claimed delivery's lease (default 30000, > timeout + 1000).
+  CALLBACK_RETRY_SCHEDULE_MS: z
+    .string()
+    .regex(
+      /^\s*\d{1,8}(\s*,\s*\d{1,8}){0,19}\s*$/,
+      'CALLBACK_RETRY_SCHEDULE_MS must be 1..20 comma-separated ms values',
+    )
+    .optional()
+    .or(z.literal('')),
+  CALLBACK_REQUEST_TIMEOUT_MS: integer('CALLBACK_REQUEST_TIMEOUT_MS', 100, 60_000, 15_000),
+  CALLBACK_LEASE_MS: integer('CALLBACK_LEASE_MS', 1_100, 3_600_000, 0),
 });
 
 export class ConfigError extends Error {
@@ -114,6 +136,10 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrap
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
+  const callbackLeaseMs = e.CALLBACK_LEASE_MS || Math.max(30_000, e.CALLBACK_REQUEST_TIMEOUT_MS + 15_000);
+  if (callbackLeaseMs < e.CALLBACK_REQUEST_TIMEOUT_MS + 1_000) {
+    throw new ConfigError(['CALLBACK_LEASE_MS must be at least CALLBACK_REQUEST_TIMEOUT_MS + 1000']);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -136,5 +162,10 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrap
     testAuthEnabled: e.TEST_AUTH_ENABLED === 'true' || e.TEST_AUTH_ENABLED === '1',
     environment: e.NODE_ENV === 'development' ? 'development' : 'production',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    callbacks: {
+      ...(e.CALLBACK_RETRY_SCHEDULE_MS ? { retryScheduleMs: e.CALLBACK_RETRY_SCHEDULE_MS.split(',').map(Number) } : {}),
+      requestTimeoutMs: e.CALLBACK_REQUEST_TIMEOUT_MS,
+      leaseMs: callbackLeaseMs,
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { CALLBACK_SETTINGS, callbackSettingsFrom } from '@transfergate/callback-dispatcher';
 import { EVENT_STORE, SQL_DATABASE, type PostgresEventStore, type SqlDatabase } from '@transfergate/event-store';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '@transfergate/gateway-api';
 import { LEDGER_SETTINGS, type LedgerSettings } from '@transfergate/ledger';
@@ -22,8 +23,9 @@ export class PersistenceModule {
         { provide: LEDGER_SETTINGS, useValue: ledger },
         { provide: GATEWAY_SETTINGS, useValue: gateway },
         { provide: PANEL_SETTINGS, useValue: panelSettingsFrom(ledger.secretKey) },
+        { provide: CALLBACK_SETTINGS, useValue: callbackSettingsFrom(ledger.secretKey) },
       ],
-      exports: [SQL_DATABASE, EVENT_STORE, LEDGER_SETTINGS, GATEWAY_SETTINGS, PANEL_SETTINGS],
+      exports: [SQL_DATABASE, EVENT_STORE, LEDGER_SETTINGS, GATEWAY_SETTINGS, PANEL_SETTINGS, CALLBACK_SETTINGS],
     };
   }
 }

@@ -5,3 +5,5 @@ export * from './records-queries.js';
 export * from './settings.js';
 export * from './audit.js';
 export * from './config-reads.js';
+export * from './callbacks.js';
+export * from './webhooks.js';

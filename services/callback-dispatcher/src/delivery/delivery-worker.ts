@@ -1,0 +1,285 @@
+import type { Logger } from '@nestjs/common';
+import { Agent } from 'undici';
+import { EVENT_CATALOG, STREAMS } from '@transfergate/contracts';
+import type { PostgresEventStore, SqlDatabase } from '@transfergate/event-store';
+import type { SecretBox } from '@transfergate/security';
+import { DEFAULT_CALLBACK_RETRY_SCHEDULE_MS, type CallbackSettings } from '../callback.settings.js';
+import { postCallback, type HttpAttemptResult } from './http-delivery.js';
+import { nextAttemptDelay } from './retry-policy.js';
+import { standardWebhookSignature } from './webhook-signing.js';
+
+/** A delivery this worker holds the lease of. */
+interface ClaimedDelivery {
+  delivery_id: string;
+  provider_id: string;
+  target_url: string;
+  body: string;
+  round_attempts: number;
+  next_trigger: 'automatic' | 'manual';
+  next_requested_by: string | null;
+}
+
+/** In-flight deliveries get this long to finish when the worker stops; then they are aborted. */
+const STOP_GRACE_MS = 1_000;
+/** Shortest sleep between two claims (a due row another claimer holds locked is not spun on). */
+const MIN_SLEEP_MS = 5;
+
+/**
+ * Claims due deliveries with a lease and POSTs them. Exclusive across processes: a claim is one
+ * `update … where id in (select … for update skip locked)` that only takes pending, due rows whose
+ * lease is free or expired, so two workers on one database never hold the same delivery; the lease
+ * outlives the request timeout, so a live worker always records its attempt before anyone else may
+ * take the delivery, and a killed worker's delivery is taken over when its lease expires. Every
+ * completion is fenced on the lease owner.
+ */
+export class DeliveryWorker {
+  private readonly agent: Agent;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly stopController = new AbortController();
+  private stopping = false;
+  private wakePending = false;
+  private wakeSleeper: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: SqlDatabase,
+    private readonly store: PostgresEventStore,
+    private readonly box: SecretBox,
+    private readonly settings: CallbackSettings,
+    readonly owner: string,
+    private readonly logger: Logger,
+  ) {
+    this.agent = new Agent({ connect: { timeout: settings.requestTimeoutMs } });
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Something became due in this process (an enqueue, a resend, a finished delivery): claim now. */
+  wake(): void {
+    this.wakePending = true;
+    this.wakeSleeper?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.loop;
+    if (this.inFlight.size > 0) {
+      const grace = new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
+      await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    }
+    this.stopController.abort();
+    await Promise.allSettled([...this.inFlight]);
+    await this.agent.close().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      this.wakePending = false;
+      let sleepMs = this.settings.pollIntervalMs;
+      try {
+        const free = this.settings.concurrency - this.inFlight.size;
+        if (free > 0) {
+          const claimed = await this.claim(free);
+          for (const delivery of claimed) this.launch(delivery);
+          if (claimed.length === free) continue;
+          const nextDueMs = await this.msUntilNextDue();
+          if (nextDueMs !== undefined) sleepMs = Math.min(sleepMs, Math.max(nextDueMs, MIN_SLEEP_MS));
+        }
+      } catch (error) {
+        this.logger.error(`callback worker: claiming failed, will retry: ${String(error)}`);
+        sleepMs = Math.max(sleepMs, 1_000);
+      }
+      if (this.stopping) break;
+      if (!this.wakePending) await this.sleep(sleepMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeSleeper = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeSleeper = done;
+    });
+  }
+
+  private async claim(limit: number): Promise<ClaimedDelivery[]> {
+    const { rows } = await this.db.query<ClaimedDelivery>(
+      `update cb_deliveries d
+         set lease_owner = $1, lease_until = now() + ($2::int * interval '1 millisecond'), updated_at = now()
+       where d.delivery_id in (
+           select delivery_id from cb_deliveries
+           where state = 'pending' and due_at <= now() and (lease_until is null or lease_until < now())
+           order by due_at
+           limit $3
+           for update skip locked)
+         and d.state = 'pending'
+       returning d.delivery_id::text, d.provider_id, d.target_url, d.body, d.round_attempts, d.next_trigger,
+         d.next_requested_by`,
+      [this.owner, this.settings.leaseMs, limit],
+    );
+    return rows;
+  }
+
+  /** Until the earliest pending delivery may be claimed (due and its lease free), if there is one. */
+  private async msUntilNextDue(): Promise<number | undefined> {
+    const { rows } = await this.db.query<{ ms: string | null }>(
+      `select ceil(extract(epoch from (min(greatest(due_at, coalesce(lease_until, due_at))) - now())) * 1000)::text as ms
+       from cb_deliveries where state = 'pending'`,
+    );
+    const ms = rows[0]?.ms;
+    return ms === null || ms === undefined ? undefined : Math.max(0, Number(ms));
+  }
+
+  private launch(delivery: ClaimedDelivery): void {
+    const running: Promise<void> = this.deliver(delivery)
+      .catch((error) =>
+        this.logger.error(
+          `callback ${delivery.delivery_id}: recording the attempt failed (it is retried when the lease expires): ${String(error)}`,
+        ),
+      )
+      .finally(() => {
+        this.inFlight.delete(running);
+        this.wake();
+      });
+    this.inFlight.add(running);
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const startedAt = new Date();
+    let result: HttpAttemptResult;
+    const secret = await this.providerSecret(delivery.provider_id).catch((error: unknown) => {
+      this.logger.error(`callback ${delivery.delivery_id}: provider secret unavailable: ${String(error)}`);
+      return undefined;
+    });
+    if (secret === undefined) {
+      result = {
+        outcome: 'not_sent',
+        statusCode: null,
+        latencyMs: 0,
+        error: `the secret of provider ${delivery.provider_id} could not be read: nothing was sent`,
+        responseExcerpt: null,
+        retryAfterMs: undefined,
+      };
+    } else {
+      const timestamp = Math.floor(Date.now() / 1_000);
+      result = await postCallback({
+        dispatcher: this.agent,
+        url: delivery.target_url,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'transfergate-callbacks/1',
+          'webhook-id': delivery.delivery_id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': standardWebhookSignature(secret, delivery.delivery_id, timestamp, delivery.body),
+        },
+        body: delivery.body,
+        timeoutMs: this.settings.requestTimeoutMs,
+        stop: this.stopController.signal,
+      });
+    }
+    await this.complete(delivery, startedAt, result);
+  }
+
+  /** Records the attempt and decides what follows, in one statement fenced on our lease. */
+  private async complete(delivery: ClaimedDelivery, startedAt: Date, result: HttpAttemptResult): Promise<void> {
+    const success = result.outcome === 'success';
+    const aborted = result.outcome === 'aborted';
+    let state: 'pending' | 'delivered' | 'failed';
+    let delayMs = 0;
+    if (success) {
+      state = 'delivered';
+    } else if (aborted) {
+      state = 'pending';
+    } else {
+      const delay = nextAttemptDelay(await this.retrySchedule(), delivery.round_attempts + 1, result.retryAfterMs);
+      state = delay === undefined ? 'failed' : 'pending';
+      delayMs = delay ?? 0;
+    }
+    const attempt = [
+      delivery.next_trigger,
+      delivery.next_requested_by,
+      this.owner,
+      startedAt.toISOString(),
+      result.latencyMs,
+      result.statusCode,
+      result.outcome,
+      result.error,
+      result.responseExcerpt,
+      result.retryAfterMs ?? null,
+    ];
+    const { rows } = await this.db.query(
+      `with done as (
+         update cb_deliveries set
+           attempt_count = attempt_count + 1,
+           round_attempts = case when resend_requested then 0 when $4::boolean then round_attempts
+                                 else round_attempts + 1 end,
+           state = case when resend_requested then 'pending' else $3::text end,
+           due_at = case when resend_requested then now()
+                         when $3::text = 'pending' then now() + ($5::int * interval '1 millisecond') end,
+           delivered_at = case when $6::boolean then now() else delivered_at end,
+           next_trigger = case when resend_requested then 'manual' when $4::boolean then next_trigger
+                               else 'automatic' end,
+           next_requested_by = case when resend_requested then resend_requested_by
+                                    when $4::boolean then next_requested_by end,
+           resend_requested = false,
+           resend_requested_by = null,
+           lease_owner = null,
+           lease_until = null,
+           last_attempt_at = $10::timestamptz,
+           last_status_code = $12::int,
+           last_error = $14::text,
+           updated_at = now()
+         where delivery_id = $1::uuid and lease_owner = $2::text
+         returning attempt_count, state, due_at
+       )
+       insert into cb_attempts (delivery_id, attempt_no, trigger, requested_by, worker, started_at, latency_ms,
+         status_code, outcome, error, response_excerpt, retry_after_ms, next_due_at)
+       select $1::uuid, attempt_count, $7::text, $8::text, $9::text, $10::timestamptz, $11::int, $12::int, $13::text,
+         $14::text, $15::text, $16::int, case when state = 'pending' then due_at end
+       from done
+       returning attempt_no`,
+      [delivery.delivery_id, this.owner, state, aborted, delayMs, success, ...attempt],
+    );
+    if (rows.length > 0) return;
+    // Our lease was taken over (this worker stalled longer than the lease): the attempt still happened.
+    this.logger.warn(`callback ${delivery.delivery_id}: lease lost before the attempt was recorded`);
+    await this.db.query(
+      `with bumped as (
+         update cb_deliveries set attempt_count = attempt_count + 1, updated_at = now()
+         where delivery_id = $1::uuid returning attempt_count
+       )
+       insert into cb_attempts (delivery_id, attempt_no, trigger, requested_by, worker, started_at, latency_ms,
+         status_code, outcome, error, response_excerpt, retry_after_ms)
+       select $1::uuid, attempt_count, $2::text, $3::text, $4::text, $5::timestamptz, $6::int, $7::int, $8::text,
+         $9::text, $10::text, $11::int
+       from bumped`,
+      [delivery.delivery_id, ...attempt.slice(0, 7), `(lease lost) ${result.error ?? ''}`.trim(), ...attempt.slice(8)],
+    );
+  }
+
+  /** The API settings' schedule once an operator saved one, else the runtime's, else DESIGN.md's default. */
+  private async retrySchedule(): Promise<readonly number[]> {
+    const last = (await this.store.readStream(STREAMS.apiSettings())).at(-1);
+    if (last) {
+      const parsed = EVENT_CATALOG.ApiSettingsConfigured.schema.safeParse(last.data);
+      if (parsed.success) return parsed.data.callbackRetryScheduleSeconds.map((seconds) => seconds * 1_000);
+    }
+    return this.settings.retryScheduleMs ?? DEFAULT_CALLBACK_RETRY_SCHEDULE_MS;
+  }
+
+  /** The provider's API secret as it is now (rotations apply to the next attempt). */
+  private async providerSecret(providerId: string): Promise<string | undefined> {
+    const last = (await this.store.readStream(STREAMS.provider(providerId)))
+      .filter((event) => event.type === 'ProviderConfigured' || event.type === 'ProviderDeleted')
+      .at(-1);
+    if (!last) return undefined;
+    return this.box.open(EVENT_CATALOG.ProviderConfigured.schema.parse(last.data).apiSecretSealed);
+  }
+}

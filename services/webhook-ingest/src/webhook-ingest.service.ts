@@ -1,0 +1,258 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  ApproveTransactionCommand,
+  DomainError,
+  ERROR_CODES,
+  EVENT_CATALOG,
+  RejectTransactionCommand,
+  isDomainError,
+  type ActorRef,
+  type WebhookKind,
+} from '@transfergate/contracts';
+import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
+import { ipAllowed } from '@transfergate/security';
+import { WebhookLogRepository, type ReceivedWebhook, type WebhookResult } from './log/webhook-log.repository.js';
+import {
+  ID_FIELD_NAMES,
+  idCandidates,
+  isJsonObject,
+  mapStatus,
+  rejectionReason,
+  resolveCandidates,
+  type CandidateMatch,
+  type WebhookDecision,
+} from './webhook-body.js';
+import { WEBHOOK_SETTINGS, aliasKey, type WebhookSettings } from './webhook.settings.js';
+
+/** The 201 answer: what the transaction is now. `transactionId` is the contract's (external) id. */
+export interface WebhookAnswer {
+  success: true;
+  message: string;
+  transactionId: string;
+  id: number;
+  uuid: string;
+  type: WebhookKind;
+  status: WebhookDecision;
+}
+
+interface Infrastructure {
+  infrastructureId: string;
+  slug: string;
+  webhookAllowedIps: string[];
+}
+
+interface FoundTransaction {
+  transactionId: string;
+  number: number;
+  externalId: string;
+  type: WebhookKind;
+}
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/**
+ * One incoming webhook, start to end: log it as received, resolve the infrastructure (slug, then
+ * alias), check the source IP against its allow-list, read the status and the ids, find the
+ * transaction among that infrastructure's own, and send one ledger command. The ledger decides:
+ * a repeat of the final state it is already in is answered 201 and logged `ignored_repeat` with
+ * nothing written; any other move on a final transaction is refused (422 transaction_final).
+ * Every outcome completes the log row, with the refusal's message as the reason.
+ */
+@Injectable()
+export class WebhookIngestService {
+  private readonly logger = new Logger('WebhookIngest');
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly log: WebhookLogRepository,
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
+  ) {}
+
+  async ingest(webhook: ReceivedWebhook): Promise<WebhookAnswer> {
+    const entryId = await this.log.open(webhook);
+    const progress: Partial<WebhookResult> = {};
+    try {
+      const { answer, repeat } = await this.process(webhook, progress);
+      await this.log.complete(entryId, {
+        ...progress,
+        outcome: repeat ? 'ignored_repeat' : 'applied',
+        reason: answer.message,
+        httpStatus: 201,
+      });
+      return answer;
+    } catch (error) {
+      const refused = isDomainError(error);
+      const result: WebhookResult = {
+        ...progress,
+        outcome: refused ? 'refused' : 'failed',
+        reason: refused ? error.message : `internal error: ${(error as Error)?.message ?? String(error)}`,
+        errorCode: refused ? error.errorCode : 'internal_error',
+        httpStatus: refused ? ERROR_CODES[error.errorCode] : 500,
+      };
+      await this.log.complete(entryId, result).catch((logError: unknown) => {
+        this.logger.error(`webhook log entry ${entryId} not completed: ${(logError as Error)?.message}`);
+      });
+      throw error;
+    }
+  }
+
+  private async process(
+    webhook: ReceivedWebhook,
+    progress: Partial<WebhookResult>,
+  ): Promise<{ answer: WebhookAnswer; repeat: boolean }> {
+    const infrastructure = await this.infrastructureFor(webhook.slug);
+    if (!infrastructure) throw new DomainError('not_found', `no infrastructure with slug ${webhook.slug}`);
+    progress.infrastructureId = infrastructure.infrastructureId;
+    progress.infrastructureSlug = infrastructure.slug;
+
+    // Fail closed: an infrastructure without a webhook allow-list takes webhooks from nobody.
+    if (infrastructure.webhookAllowedIps.length === 0) {
+      throw new DomainError('ip_not_allowed', `infrastructure ${infrastructure.slug} has no webhook IP allow-list`, {
+        ip: webhook.sourceIp,
+      });
+    }
+    if (!ipAllowed(webhook.sourceIp, infrastructure.webhookAllowedIps)) {
+      throw new DomainError(
+        'ip_not_allowed',
+        `source IP ${webhook.sourceIp} is not allow-listed for infrastructure ${infrastructure.slug}`,
+        { ip: webhook.sourceIp },
+      );
+    }
+
+    const body = webhook.body;
+    if (!isJsonObject(body)) throw new DomainError('validation_failed', 'the webhook body must be a JSON object');
+    const status = mapStatus(body);
+    progress.statusValue = status.sent;
+
+    const found = await this.findTransaction(infrastructure, body);
+    progress.transactionId = found.transactionId;
+    if (found.type !== webhook.kind) {
+      throw new DomainError(
+        'invalid_state_transition',
+        `transaction ${found.externalId} is a ${found.type}, not a ${webhook.kind}: use the ${found.type} callback path`,
+        { type: found.type },
+      );
+    }
+
+    const actor: ActorRef = { source: 'webhook', ip: webhook.sourceIp };
+    try {
+      if (status.decision === 'approved') {
+        await this.commands.execute(new ApproveTransactionCommand({ transactionId: found.transactionId, actor }));
+      } else {
+        const reason = rejectionReason(body);
+        await this.commands.execute(
+          new RejectTransactionCommand({ transactionId: found.transactionId, reason, actor }),
+        );
+      }
+    } catch (error) {
+      if (!isDomainError(error) || error.errorCode !== 'transaction_final') throw error;
+      const state = error.details?.state;
+      if (state === status.decision) {
+        return { answer: this.answer(found, status.decision, `already ${status.decision}`), repeat: true };
+      }
+      throw new DomainError(
+        'transaction_final',
+        `transaction ${found.externalId} is already ${String(state)}; a ${status.decision} webhook changes nothing`,
+        { state },
+      );
+    }
+    return { answer: this.answer(found, status.decision, status.decision), repeat: false };
+  }
+
+  private answer(found: FoundTransaction, status: WebhookDecision, message: string): WebhookAnswer {
+    return {
+      success: true,
+      message,
+      transactionId: found.externalId,
+      id: found.number,
+      uuid: found.transactionId,
+      type: found.type,
+      status,
+    };
+  }
+
+  /** A real slug first (an alias never shadows one), then the alias map. */
+  private async infrastructureFor(segment: string): Promise<Infrastructure | null> {
+    const slug = segment.toLowerCase();
+    if (!SLUG.test(slug)) return null;
+    const direct = await this.infrastructureBySlug(slug);
+    if (direct) return direct;
+    const target = this.settings.aliases.get(aliasKey(slug));
+    return target && target !== slug ? this.infrastructureBySlug(target) : null;
+  }
+
+  private async infrastructureBySlug(slug: string): Promise<Infrastructure | null> {
+    const { rows } = await this.db.query<{ record: unknown }>('select record from rm_infrastructures where slug = $1', [
+      slug,
+    ]);
+    if (!rows[0]) return null;
+    const record = EVENT_CATALOG.InfrastructureConfigured.schema.parse(rows[0].record);
+    return {
+      infrastructureId: record.infrastructureId,
+      slug: record.slug,
+      webhookAllowedIps: record.webhookAllowedIps,
+    };
+  }
+
+  /** The one transaction of this infrastructure the body's id fields name (see resolveCandidates). */
+  private async findTransaction(
+    infrastructure: Infrastructure,
+    body: Record<string, unknown>,
+  ): Promise<FoundTransaction> {
+    const candidates = idCandidates(body);
+    if (candidates.length === 0) {
+      throw new DomainError(
+        'validation_failed',
+        `the webhook carries no transaction id (${ID_FIELD_NAMES.join(', ')})`,
+        {
+          fields: [{ field: 'transactionId', problem: 'required' }],
+        },
+      );
+    }
+    const values = (meaning: string) =>
+      JSON.stringify([...new Set(candidates.filter((c) => c.meaning === meaning).map((c) => c.value))]);
+    const { rows } = await this.db.query<CandidateMatch & { type: WebhookKind }>(
+      `select transaction_id::text "transactionId", number::text "number", external_id "externalId", type
+       from rm_transactions
+       where infrastructure_id = $1
+         and (external_id in (select jsonb_array_elements_text($2::jsonb))
+           or number in (select jsonb_array_elements_text($3::jsonb)::bigint)
+           or transaction_id in (select jsonb_array_elements_text($4::jsonb)::uuid))
+       limit 50`,
+      [infrastructure.infrastructureId, values('external'), values('number'), values('uuid')],
+    );
+    const resolution = resolveCandidates(candidates, rows);
+    const named = [...new Set(candidates.map((c) => `${c.field}=${c.value}`))].join(', ');
+    switch (resolution.kind) {
+      case 'none':
+        throw new DomainError(
+          'transaction_not_found',
+          `no transaction of infrastructure ${infrastructure.slug} matches ${named}`,
+        );
+      case 'conflict':
+        throw new DomainError(
+          'validation_failed',
+          `the id fields ${resolution.fields.join(', ')} name different transactions`,
+          {
+            fields: resolution.fields.map((field) => ({ field, problem: 'names a different transaction' })),
+          },
+        );
+      case 'ambiguous':
+        throw new DomainError(
+          'validation_failed',
+          `the ids match ${resolution.count} transactions of infrastructure ${infrastructure.slug}; send the uuid or the integer id`,
+        );
+      case 'found': {
+        const row = rows.find((r) => r.transactionId === resolution.transactionId)!;
+        return {
+          transactionId: row.transactionId,
+          number: Number(row.number),
+          externalId: row.externalId,
+          type: row.type,
+        };
+      }
+    }
+  }
+}

@@ -1,0 +1,717 @@
+import {
+  ConfigureOperatorCommand,
+  ConfigureRoleCommand,
+  ExpireTransactionCommand,
+  WebhookLogEntrySchema,
+} from '@transfergate/contracts';
+import { h2hBody } from '../gateway/conformance-fixture.js';
+import { panelClient } from '../panel/panel-client.js';
+import { issueBootstrap, postJson, startTestApp, type TestApp } from '../support/test-app.js';
+import {
+  WH_KEYS,
+  eventCount,
+  ext,
+  gatewayOf,
+  hookOf,
+  logRows,
+  webhookBootstrap,
+  type Created,
+} from './webhook-fixture.js';
+
+/**
+ * Incoming webhooks over real HTTP on PostgreSQL: slug and alias paths, the IP allow-list (with and
+ * without a trusted proxy), the id fields of every form, tolerant statuses, idempotent repeats,
+ * final transactions, and the webhook log in the panel, refused webhooks included.
+ */
+describe('incoming webhooks over HTTP (PostgreSQL)', () => {
+  let app: TestApp;
+  let gateway: ReturnType<typeof gatewayOf>;
+  let hook: ReturnType<typeof hookOf>;
+  let client: ReturnType<typeof panelClient>;
+  let admin: string;
+
+  beforeAll(async () => {
+    const previous = process.env.WEBHOOK_ALIASES;
+    // eqopay (and eqo-pay) → wh-local; "wh-remote" as an alias must not shadow the real wh-remote.
+    process.env.WEBHOOK_ALIASES = 'eqopay=wh-local, wh-remote=wh-local';
+    try {
+      app = await startTestApp('postgres');
+    } finally {
+      if (previous === undefined) delete process.env.WEBHOOK_ALIASES;
+      else process.env.WEBHOOK_ALIASES = previous;
+    }
+    await app.provision(issueBootstrap()); // admin / S3cure-pass!, infrastructure acme
+    await app.provision(webhookBootstrap());
+    gateway = gatewayOf(app);
+    hook = hookOf(app);
+    client = panelClient(app);
+    admin = (await client.login('admin', 'S3cure-pass!')).accessToken;
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** Created through the gateway and projected, so the webhook can find it. */
+  async function deposit(key = WH_KEYS.local, externalId?: string): Promise<Created> {
+    const created = await gateway.deposit(key, externalId);
+    await app.settle();
+    return created;
+  }
+  async function withdrawal(key = WH_KEYS.local, externalId?: string): Promise<Created> {
+    const created = await gateway.withdrawal(key, externalId);
+    await app.settle();
+    return created;
+  }
+
+  it('approves a deposit (status "confirmed") with 201 and the transaction is approved', async () => {
+    const d = await deposit();
+    const res = await hook('deposit/callback/wh-local', { transactionId: d.externalId, status: 'confirmed' });
+    expect(res).toEqual({
+      status: 201,
+      body: {
+        success: true,
+        message: 'approved',
+        transactionId: d.externalId,
+        id: d.number,
+        uuid: d.uuid,
+        type: 'deposit',
+        status: 'approved',
+      },
+    });
+    expect((await gateway.status(WH_KEYS.local, d.externalId)).status).toBe('approved');
+    expect(await eventCount(app, d.uuid, 'TransactionApproved')).toBe(1);
+    const [row] = await logRows(app, 'transaction_id = $1', [d.uuid]);
+    expect(row).toMatchObject({
+      outcome: 'applied',
+      kind: 'deposit',
+      slug: 'wh-local',
+      infrastructure_slug: 'wh-local',
+      source_ip: '127.0.0.1',
+      http_status: 201,
+      status_value: 'confirmed',
+      body: { transactionId: d.externalId, status: 'confirmed' },
+    });
+    // The event records the webhook as the actor, with its source IP.
+    const { rows } = await app.db.query<{ metadata: Record<string, unknown> }>(
+      `select metadata from es_events where stream_id = 'txn-'||$1 and type = 'TransactionApproved'`,
+      [d.uuid],
+    );
+    expect(JSON.stringify(rows[0]!.metadata)).toMatch(/webhook/);
+  });
+
+  it('rejects a withdrawal with the reason sent, on every withdrawal path, bare and under /api', async () => {
+    const w1 = await withdrawal();
+    const r1 = await hook('withdraw/callback/wh-local', {
+      transaction_id: w1.externalId,
+      status: 'REJECTED',
+      reason: 'beneficiary account closed',
+    });
+    expect(r1).toMatchObject({ status: 201, body: { success: true, status: 'rejected', uuid: w1.uuid } });
+
+    // Infrastructure form: Status false, Message declined → the reason is "declined".
+    const w2 = await withdrawal();
+    const r2 = await hook('api/withdrawal/callback/wh-local', {
+      RequestId: w2.externalId,
+      Status: false,
+      Message: 'declined',
+    });
+    expect(r2).toMatchObject({ status: 201, body: { status: 'rejected', uuid: w2.uuid } });
+
+    // No reason at all → the default.
+    const w3 = await withdrawal();
+    expect(
+      await hook('api/withdraw/callback/wh-local', { transactionId: w3.externalId, state: 'cancel' }),
+    ).toMatchObject({ status: 201, body: { status: 'rejected' } });
+    const w4 = await withdrawal();
+    expect(
+      await hook('withdrawal/callback/wh-local', { transactionId: w4.externalId, result: 'FAILED' }),
+    ).toMatchObject({ status: 201, body: { status: 'rejected' } });
+
+    await app.settle();
+    const reasons = await app.db.query<{ transaction_id: string; state: string; reason: string }>(
+      `select transaction_id::text, state, reason from rm_transactions where transaction_id = any($1::uuid[])`,
+      [[w1.uuid, w2.uuid, w3.uuid]],
+    );
+    const byId = new Map(reasons.rows.map((r) => [r.transaction_id, r]));
+    expect(byId.get(w1.uuid)).toMatchObject({ state: 'rejected', reason: 'beneficiary account closed' });
+    expect(byId.get(w2.uuid)).toMatchObject({ state: 'rejected', reason: 'declined' });
+    expect(byId.get(w3.uuid)).toMatchObject({ state: 'rejected', reason: 'rejected by upstream' });
+  });
+
+  it('maps statuses tolerantly: words in any case and booleans', async () => {
+    for (const status of ['APPROVED', 'Success', 'confirm', true, ' ok ']) {
+      const d = await deposit();
+      const res = await hook('deposit/callback/wh-local', { transactionId: d.externalId, status });
+      expect({ status, answer: res.status, state: res.body.status }).toEqual({
+        status,
+        answer: 201,
+        state: 'approved',
+      });
+    }
+    for (const status of ['declined', 'CANCEL', 'Rejected', false, 'failed']) {
+      const d = await deposit();
+      const res = await hook('deposit/callback/wh-local', { transactionId: d.externalId, Status: status });
+      expect({ status, answer: res.status, state: res.body.status }).toEqual({
+        status,
+        answer: 201,
+        state: 'rejected',
+      });
+    }
+  });
+
+  it('a replayed webhook is answered 201 "already approved" and changes nothing', async () => {
+    const d = await deposit();
+    const body = { transactionId: d.externalId, status: 'success' };
+    expect((await hook('deposit/callback/wh-local', body)).status).toBe(201);
+    const replay = await hook('deposit/callback/wh-local', body);
+    expect(replay).toMatchObject({
+      status: 201,
+      body: { success: true, message: 'already approved', status: 'approved', uuid: d.uuid },
+    });
+    // Concurrent repeats too: the ledger decides, one approval only.
+    const burst = await Promise.all([1, 2, 3].map(() => hook('deposit/callback/wh-local', body)));
+    expect(burst.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(await eventCount(app, d.uuid, 'TransactionApproved')).toBe(1);
+    const rows = await logRows(app, 'transaction_id = $1', [d.uuid], 5);
+    expect(rows.map((r) => r.outcome).sort()).toEqual([
+      'applied',
+      'ignored_repeat',
+      'ignored_repeat',
+      'ignored_repeat',
+      'ignored_repeat',
+    ]);
+    expect(rows[0]!.reason).toBe('already approved');
+  });
+
+  it('refuses a status change on a final transaction (422 transaction_final) and leaves it unchanged', async () => {
+    const d = await deposit();
+    expect((await hook('deposit/callback/wh-local', { transactionId: d.externalId, status: true })).status).toBe(201);
+    const change = await hook('deposit/callback/wh-local', { transactionId: d.externalId, status: 'declined' });
+    expect(change).toMatchObject({ status: 422, body: { success: false, errorCode: 'transaction_final' } });
+    expect(String(change.body.message)).toMatch(/already approved/);
+    expect((await gateway.status(WH_KEYS.local, d.externalId)).status).toBe('approved');
+    expect(await eventCount(app, d.uuid, 'TransactionRejected')).toBe(0);
+    const [row] = await logRows(app, 'transaction_id = $1', [d.uuid]);
+    expect(row).toMatchObject({ outcome: 'refused', error_code: 'transaction_final', http_status: 422 });
+    expect(row!.reason).toMatch(/already approved/);
+
+    // And the other way round.
+    const w = await withdrawal();
+    expect((await hook('withdraw/callback/wh-local', { transactionId: w.externalId, status: 'cancel' })).status).toBe(
+      201,
+    );
+    expect(await hook('withdraw/callback/wh-local', { transactionId: w.externalId, status: 'approved' })).toMatchObject(
+      {
+        status: 422,
+        body: { errorCode: 'transaction_final' },
+      },
+    );
+    expect((await gateway.status(WH_KEYS.local, w.externalId)).status).toBe('rejected');
+  });
+
+  it('does not approve an expired deposit (an operator decides), but may reject it', async () => {
+    const d = await deposit();
+    await app.commands.execute(
+      new ExpireTransactionCommand({ transactionId: d.uuid, now: new Date(Date.now() + 24 * 3600_000) }),
+    );
+    const approve = await hook('deposit/callback/wh-local', { transactionId: d.externalId, status: 'approved' });
+    expect(approve).toMatchObject({ status: 422, body: { errorCode: 'invalid_state_transition' } });
+    expect(String(approve.body.message)).toMatch(/expired/);
+    expect((await gateway.status(WH_KEYS.local, d.externalId)).status).toBe('expired');
+    expect(await hook('deposit/callback/wh-local', { transactionId: d.externalId, status: 'declined' })).toMatchObject({
+      status: 201,
+      body: { status: 'rejected' },
+    });
+  });
+
+  it('finds the transaction by every id field of the forms', async () => {
+    const cases: [string, (c: Created) => Record<string, unknown>][] = [
+      ['transactionId', (c) => ({ transactionId: c.externalId })],
+      ['transaction_id', (c) => ({ transaction_id: c.externalId })],
+      ['RequestId', (c) => ({ RequestId: c.externalId })],
+      ['requestId', (c) => ({ requestId: c.externalId })],
+      ['depositId (number)', (c) => ({ depositId: c.number })],
+      ['depositId (digit string)', (c) => ({ depositId: String(c.number) })],
+      ['id (number)', (c) => ({ id: c.number })],
+      ['id (uuid)', (c) => ({ id: c.uuid })],
+      ['id (transaction id, as the H2H deposit answer has it)', (c) => ({ id: c.externalId })],
+      ['uuid', (c) => ({ uuid: c.uuid })],
+      ['uuid (upper case)', (c) => ({ uuid: c.uuid.toUpperCase() })],
+      ['uuid (transaction id, as the H2H callback has it)', (c) => ({ uuid: c.externalId })],
+      [
+        'H2H callback body',
+        (c) => ({ type: 'deposit', transactionId: c.externalId, depositId: c.number, uuid: c.externalId }),
+      ],
+    ];
+    for (const [name, ids] of cases) {
+      const d = await deposit(WH_KEYS.local, ext('ID'));
+      const res = await hook('deposit/callback/wh-local', { ...ids(d), status: 'APPROVED' });
+      expect({ name, status: res.status, uuid: res.body.uuid }).toEqual({ name, status: 201, uuid: d.uuid });
+    }
+    const w = await withdrawal();
+    expect(await hook('withdraw/callback/wh-local', { withdrawalId: w.number, status: 'approved' })).toMatchObject({
+      status: 201,
+      body: { uuid: w.uuid },
+    });
+  });
+
+  it('never guesses: conflicting or ambiguous ids are refused, other infrastructures are not searched', async () => {
+    const a = await deposit();
+    const b = await deposit();
+    const conflict = await hook('deposit/callback/wh-local', {
+      transactionId: a.externalId,
+      depositId: b.number,
+      status: 'approved',
+    });
+    expect(conflict).toMatchObject({ status: 400, body: { errorCode: 'validation_failed' } });
+    expect(String(conflict.body.message)).toMatch(/different transactions/);
+
+    // The same external id at two providers of wh-local.
+    const shared = ext('SHARED');
+    const one = await deposit(WH_KEYS.local, shared);
+    const two = await deposit(WH_KEYS.local2, shared);
+    const ambiguous = await hook('deposit/callback/wh-local', { transactionId: shared, status: 'approved' });
+    expect(ambiguous).toMatchObject({ status: 400, body: { errorCode: 'validation_failed' } });
+    expect(String(ambiguous.body.message)).toMatch(/2 transactions/);
+    // Together with the uuid the fields agree on one.
+    expect(
+      await hook('deposit/callback/wh-local', { transactionId: shared, uuid: two.uuid, status: 'approved' }),
+    ).toMatchObject({ status: 201, body: { uuid: two.uuid } });
+    expect((await gateway.status(WH_KEYS.local, shared)).status).toBe('awaiting_payment');
+    expect(one.uuid).not.toBe(two.uuid);
+
+    // A transaction of another infrastructure (acme) is not found through wh-local.
+    const acmeId = ext('ACME');
+    expect(
+      (
+        await postJson(
+          `${app.baseUrl}/deposit/bank`,
+          h2hBody({ apiKey: 'ak_test_1', apiSecret: 'sk_test_1' }, acmeId, 100),
+        )
+      ).status,
+    ).toBe(201);
+    await app.settle();
+    const foreign = await hook('deposit/callback/wh-local', { transactionId: acmeId, status: 'approved' });
+    expect(foreign).toMatchObject({ status: 404, body: { success: false, errorCode: 'transaction_not_found' } });
+  });
+
+  it('refuses bad webhooks with the right status, and logs each with the reason', async () => {
+    const d = await deposit();
+    const w = await withdrawal();
+    const cases: [string, string, unknown, number, string][] = [
+      [
+        'unknown status',
+        'deposit/callback/wh-local',
+        { transactionId: d.externalId, status: 'pending' },
+        422,
+        'invalid_state_transition',
+      ],
+      ['no status', 'deposit/callback/wh-local', { transactionId: d.externalId }, 400, 'validation_failed'],
+      ['no id', 'deposit/callback/wh-local', { status: 'approved', foo: 1 }, 400, 'validation_failed'],
+      [
+        'unknown id',
+        'deposit/callback/wh-local',
+        { transactionId: 'NOPE-1', status: 'approved' },
+        404,
+        'transaction_not_found',
+      ],
+      [
+        'withdrawal on the deposit path',
+        'deposit/callback/wh-local',
+        { transactionId: w.externalId, status: 'approved' },
+        422,
+        'invalid_state_transition',
+      ],
+      [
+        'deposit on the withdrawal path',
+        'withdraw/callback/wh-local',
+        { transactionId: d.externalId, status: 'approved' },
+        422,
+        'invalid_state_transition',
+      ],
+      ['a JSON array', 'deposit/callback/wh-local', [1, 2], 400, 'validation_failed'],
+      ['a JSON string', 'deposit/callback/wh-local', '"approved"', 400, 'validation_failed'],
+      [
+        'unknown slug',
+        'deposit/callback/no-such-infra',
+        { transactionId: d.externalId, status: 'approved' },
+        404,
+        'not_found',
+      ],
+      [
+        'unknown slug under /api',
+        'api/withdrawal/callback/nope',
+        { transactionId: w.externalId, status: 'approved' },
+        404,
+        'not_found',
+      ],
+    ];
+    for (const [name, path, body, status, errorCode] of cases) {
+      const marker = `case-${name}-${Date.now()}`;
+      const res = await hook(path, body, { 'x-test-case': marker });
+      expect({ name, status: res.status, body: res.body }).toMatchObject({
+        name,
+        status,
+        body: { success: false, errorCode },
+      });
+      const [row] = await logRows(app, `headers->>'x-test-case' = $1`, [marker]);
+      expect({ name, row }).toMatchObject({
+        name,
+        row: { outcome: 'refused', error_code: errorCode, http_status: status, reason: res.body.message },
+      });
+    }
+    // Nothing was changed by any of them.
+    expect((await gateway.status(WH_KEYS.local, d.externalId)).status).toBe('awaiting_payment');
+    expect((await gateway.status(WH_KEYS.local, w.externalId)).status).toBe('pending');
+  });
+
+  it('malformed JSON is refused by the body parser (400 malformed_json) and still logged with the raw text', async () => {
+    const marker = `garbage-${Date.now()}`;
+    const garbage = '{"transactionId": "X-1", "status": "approved",';
+    const res = await postJson(`${app.baseUrl}/deposit/callback/wh-local`, garbage, { 'x-test-case': marker });
+    expect(res).toMatchObject({ status: 400, body: { success: false, errorCode: 'malformed_json' } });
+    const [row] = await logRows(app, `headers->>'x-test-case' = $1`, [marker]);
+    expect(row).toMatchObject({
+      outcome: 'refused',
+      error_code: 'malformed_json',
+      http_status: 400,
+      slug: 'wh-local',
+      kind: 'deposit',
+      raw_text: garbage,
+      body: null,
+    });
+    expect(row!.reason).toMatch(/not valid JSON/);
+
+    // A body over the app's limit (256 KiB in tests): 413, logged, stored text cut at the limit.
+    const big = `{"transactionId":"X-2","status":"approved","pad":"${'x'.repeat(300 * 1024)}"}`;
+    const tooBig = await fetch(`${app.baseUrl}/api/withdraw/callback/wh-local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-test-case': `${marker}-big` },
+      body: big,
+    });
+    expect(tooBig.status).toBe(413);
+    const [bigRow] = await logRows(app, `headers->>'x-test-case' = $1`, [`${marker}-big`]);
+    expect(bigRow).toMatchObject({ outcome: 'refused', error_code: 'payload_too_large', http_status: 413 });
+    expect((bigRow!.raw_text ?? '').length).toBeLessThanOrEqual(256 * 1024);
+
+    // A text body reaches the handler as a string (Fastify parses text/plain): not an object, 400.
+    const text = await fetch(`${app.baseUrl}/deposit/callback/wh-local`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-test-case': `${marker}-text` },
+      body: 'status=approved',
+    });
+    expect(text.status).toBe(400);
+    expect(await text.json()).toMatchObject({ success: false, errorCode: 'validation_failed' });
+    const [textRow] = await logRows(app, `headers->>'x-test-case' = $1`, [`${marker}-text`]);
+    expect(textRow).toMatchObject({
+      outcome: 'refused',
+      http_status: 400,
+      error_code: 'validation_failed',
+      reason: 'the webhook body must be a JSON object',
+      body: 'status=approved',
+    });
+  });
+
+  it('refuses source IPs that are not allow-listed (403 ip_not_allowed), logged with the reason', async () => {
+    const r = await gateway.deposit(WH_KEYS.remote);
+    await app.settle();
+    const body = { transactionId: r.externalId, status: 'approved' };
+    const refused = await hook('deposit/callback/wh-remote', body, { 'x-test-case': 'ip-1' });
+    expect(refused).toMatchObject({ status: 403, body: { success: false, errorCode: 'ip_not_allowed' } });
+    expect(String(refused.body.message)).toMatch(/127\.0\.0\.1/);
+    // Without a trusted proxy configured, X-Forwarded-For is ignored.
+    const spoofed = await hook('deposit/callback/wh-remote', body, {
+      'x-forwarded-for': '10.1.2.3',
+      'x-test-case': 'ip-2',
+    });
+    expect(spoofed).toMatchObject({ status: 403, body: { errorCode: 'ip_not_allowed' } });
+    for (const marker of ['ip-1', 'ip-2']) {
+      const [row] = await logRows(app, `headers->>'x-test-case' = $1`, [marker]);
+      expect(row).toMatchObject({
+        outcome: 'refused',
+        error_code: 'ip_not_allowed',
+        source_ip: '127.0.0.1',
+        infrastructure_slug: 'wh-remote',
+        http_status: 403,
+      });
+      expect(row!.reason).toMatch(/127\.0\.0\.1 is not allow-listed for infrastructure wh-remote/);
+    }
+    // An infrastructure without an allow-list takes webhooks from nobody.
+    const c = await gateway.deposit(WH_KEYS.closed);
+    await app.settle();
+    expect(await hook('deposit/callback/wh-closed', { transactionId: c.externalId, status: 'approved' })).toMatchObject(
+      {
+        status: 403,
+        body: { errorCode: 'ip_not_allowed' },
+      },
+    );
+    expect((await gateway.status(WH_KEYS.remote, r.externalId)).status).toBe('awaiting_payment');
+    expect((await gateway.status(WH_KEYS.closed, c.externalId)).status).toBe('awaiting_payment');
+  });
+
+  it('alias paths are locked to their infrastructure, in both spellings, and never shadow a real slug', async () => {
+    const d = await deposit();
+    expect(await hook('deposit/callback/eqopay', { transactionId: d.externalId, status: 'approved' })).toMatchObject({
+      status: 201,
+      body: { uuid: d.uuid, status: 'approved' },
+    });
+    const w = await withdrawal();
+    expect(
+      await hook('api/withdrawal/callback/eqo-pay', { transactionId: w.externalId, status: 'approved' }),
+    ).toMatchObject({ status: 201, body: { uuid: w.uuid } });
+    const [row] = await logRows(app, 'transaction_id = $1', [w.uuid]);
+    expect(row).toMatchObject({ slug: 'eqo-pay', infrastructure_slug: 'wh-local', outcome: 'applied' });
+    // "wh-remote" is also configured as an alias of wh-local, but the real infrastructure wins.
+    const d2 = await deposit();
+    expect(
+      await hook('deposit/callback/wh-remote', { transactionId: d2.externalId, status: 'approved' }),
+    ).toMatchObject({
+      status: 403,
+      body: { errorCode: 'ip_not_allowed' },
+    });
+    // Only the configured alias: other words are unknown slugs.
+    expect((await hook('deposit/callback/eqopays', { transactionId: d2.externalId, status: 'approved' })).status).toBe(
+      404,
+    );
+  });
+
+  it('a body PostgreSQL cannot hold as jsonb (NUL in a string) is still applied and logged, as text', async () => {
+    const w = await withdrawal();
+    const res = await hook('withdraw/callback/wh-local', {
+      transactionId: w.externalId,
+      status: 'declined',
+      reason: 'bad\u0000byte',
+    });
+    expect(res).toMatchObject({ status: 201, body: { status: 'rejected' } });
+    await app.settle();
+    const { rows } = await app.db.query<{ reason: string }>(
+      'select reason from rm_transactions where transaction_id = $1',
+      [w.uuid],
+    );
+    expect(rows[0]!.reason).toBe('bad byte');
+    const [row] = await logRows(app, 'transaction_id = $1', [w.uuid]);
+    expect(row).toMatchObject({ outcome: 'applied', body: null });
+    expect(JSON.parse(row!.raw_text!)).toEqual({
+      transactionId: w.externalId,
+      status: 'declined',
+      reason: 'bad\u0000byte',
+    });
+  });
+
+  it('keeps credentials out of the stored headers', async () => {
+    const d = await deposit();
+    await hook(
+      'deposit/callback/wh-local',
+      { transactionId: d.externalId, status: 'approved' },
+      {
+        authorization: 'Bearer do-not-store',
+        cookie: 'session=do-not-store',
+        'x-api-key': 'do-not-store',
+        'x-api-secret': 'do-not-store',
+        'x-upstream-ref': 'keep-me',
+      },
+    );
+    const [row] = await logRows(app, 'transaction_id = $1', [d.uuid]);
+    expect(row!.headers['x-upstream-ref']).toBe('keep-me');
+    expect(row!.headers['content-type']).toBe('application/json');
+    expect(JSON.stringify(row!.headers)).not.toMatch(/do-not-store/);
+  });
+
+  describe('the webhook log in the panel', () => {
+    it('answers 401 without a token, bare and under /api', async () => {
+      for (const path of ['/panel/webhooks', '/api/panel/webhooks', '/panel/webhooks/1', '/api/panel/webhooks/1']) {
+        expect(await client.get(path)).toMatchObject({
+          status: 401,
+          body: { success: false, errorCode: 'authentication_required' },
+        });
+      }
+    });
+
+    it('needs callbacks.view', async () => {
+      await app.commands.execute(
+        new ConfigureRoleCommand({ name: 'wh-nosee', permissions: ['transactions.view'] }, { source: 'test' }),
+      );
+      await app.commands.execute(
+        new ConfigureOperatorCommand(
+          { username: 'wh-clerk', password: 'Initial-pass-1', role: 'wh-nosee', active: true },
+          { source: 'test' },
+        ),
+      );
+      await app.settle();
+      const token = (await client.login('wh-clerk', 'Initial-pass-1')).accessToken;
+      expect(await client.get('/panel/webhooks', token)).toMatchObject({
+        status: 403,
+        body: { errorCode: 'permission_denied' },
+      });
+    });
+
+    it('lists every webhook newest first, refused ones with the reason, with filters and cursor pages', async () => {
+      const all = await client.get('/panel/webhooks?limit=200', admin);
+      expect(all.status).toBe(200);
+      const items = all.body.items as Record<string, unknown>[];
+      expect(items.length).toBeGreaterThan(20);
+      const ids = items.map((i) => Number(i.id));
+      expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+      expect(items).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ outcome: 'applied', slug: 'wh-local' }),
+          expect.objectContaining({ outcome: 'ignored_repeat', reason: 'already approved' }),
+          expect.objectContaining({
+            outcome: 'refused',
+            slug: 'wh-remote',
+            errorCode: 'ip_not_allowed',
+            reason: expect.stringMatching(/not allow-listed/),
+          }),
+          expect.objectContaining({ outcome: 'refused', slug: 'no-such-infra', errorCode: 'not_found' }),
+          expect.objectContaining({ outcome: 'refused', errorCode: 'malformed_json' }),
+        ]),
+      );
+
+      for (const prefix of ['/panel', '/api/panel']) {
+        const refused = await client.get(`${prefix}/webhooks?outcome=refused&slug=wh-remote`, admin);
+        expect(refused.status).toBe(200);
+        expect(refused.body.items.length).toBeGreaterThan(0);
+        for (const item of refused.body.items) {
+          expect(item).toMatchObject({ outcome: 'refused' });
+          expect([item.slug, item.infrastructureSlug]).toContain('wh-remote');
+        }
+      }
+      const withdrawals = await client.get('/panel/webhooks?kind=withdrawal&outcome=applied,ignored_repeat', admin);
+      expect(withdrawals.body.items.length).toBeGreaterThan(0);
+      for (const item of withdrawals.body.items) {
+        expect(item.kind).toBe('withdrawal');
+        expect(['applied', 'ignored_repeat']).toContain(item.outcome);
+      }
+
+      // Cursor pages: disjoint, in order, ending with a null cursor.
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page = await client.get(`/panel/webhooks?limit=7${cursor ? `&cursor=${cursor}` : ''}`, admin);
+        expect(page.status).toBe(200);
+        seen.push(...page.body.items.map((i: { id: string }) => i.id));
+        cursor = page.body.nextCursor;
+        pages++;
+      } while (cursor && pages < 100);
+      expect(seen).toEqual(items.map((i) => i.id));
+
+      expect(await client.get('/panel/webhooks?outcome=bogus', admin)).toMatchObject({
+        status: 400,
+        body: { errorCode: 'validation_failed' },
+      });
+      expect((await client.get('/panel/webhooks?cursor=abc', admin)).status).toBe(400);
+    });
+
+    it('shows one webhook with its headers and body; an unknown id is 404', async () => {
+      const d = await deposit();
+      await hook('deposit/callback/wh-local', { transactionId: d.externalId, status: 'approved', note: 'Çok güzel' });
+      const list = await client.get(`/panel/webhooks?transactionId=${d.uuid}`, admin);
+      expect(list.body.items).toHaveLength(1);
+      const detail = await client.get(`/api/panel/webhooks/${list.body.items[0].id}`, admin);
+      expect(detail.status).toBe(200);
+      const entry = WebhookLogEntrySchema.parse(detail.body);
+      expect(entry).toMatchObject({
+        outcome: 'applied',
+        transactionId: d.uuid,
+        body: { transactionId: d.externalId, status: 'approved', note: 'Çok güzel' },
+        rawText: null,
+        bodyTruncated: false,
+        sourceIp: '127.0.0.1',
+        httpStatus: 201,
+      });
+      expect(entry.headers['content-type']).toBe('application/json');
+      for (const id of ['999999999', 'abc', '0']) {
+        expect(await client.get(`/panel/webhooks/${id}`, admin)).toMatchObject({
+          status: 404,
+          body: { errorCode: 'not_found' },
+        });
+      }
+    });
+  });
+});
+
+describe('incoming webhooks behind a trusted proxy (PostgreSQL)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('postgres', { trustProxy: ['127.0.0.1'] });
+    await app.provision(webhookBootstrap());
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('honours X-Forwarded-For from the configured proxy: 10.1.2.3 is allowed for wh-remote', async () => {
+    const gateway = gatewayOf(app);
+    const hook = hookOf(app);
+    const r = await gateway.deposit(WH_KEYS.remote);
+    await app.settle();
+    // Directly from loopback (the proxy itself) the source is 127.0.0.1: refused.
+    expect(await hook('deposit/callback/wh-remote', { transactionId: r.externalId, status: 'approved' })).toMatchObject(
+      { status: 403, body: { errorCode: 'ip_not_allowed' } },
+    );
+    const res = await hook(
+      'deposit/callback/wh-remote',
+      { transactionId: r.externalId, status: 'approved' },
+      { 'x-forwarded-for': '10.1.2.3' },
+    );
+    expect(res).toMatchObject({ status: 201, body: { success: true, status: 'approved', uuid: r.uuid } });
+    expect((await gateway.status(WH_KEYS.remote, r.externalId)).status).toBe('approved');
+    const [row] = await logRows(app, 'transaction_id = $1 and outcome = $2', [r.uuid, 'applied']);
+    expect(row).toMatchObject({ source_ip: '10.1.2.3', infrastructure_slug: 'wh-remote' });
+    expect(row!.headers['x-forwarded-for']).toBe('10.1.2.3');
+
+    // The forwarded client is what counts: 10.9.9.9 through the proxy is refused for wh-remote,
+    // and for wh-local (loopback only) a forwarded 10.1.2.3 is refused too.
+    const l = await gateway.deposit(WH_KEYS.local);
+    await app.settle();
+    expect(
+      await hook(
+        'deposit/callback/wh-local',
+        { transactionId: l.externalId, status: 'approved' },
+        { 'x-forwarded-for': '10.1.2.3' },
+      ),
+    ).toMatchObject({ status: 403, body: { errorCode: 'ip_not_allowed' } });
+  });
+});
+
+describe('incoming webhooks on embedded PGlite', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp('pglite');
+    await app.provision(issueBootstrap());
+    await app.provision(webhookBootstrap());
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('applies a webhook, logs refusals and lists them in the panel', async () => {
+    const gateway = gatewayOf(app);
+    const hook = hookOf(app);
+    const d = await gateway.deposit(WH_KEYS.local);
+    await app.settle();
+    expect(await hook('deposit/callback/wh-local', { depositId: d.number, status: 'approved' })).toMatchObject({
+      status: 201,
+      body: { uuid: d.uuid, status: 'approved' },
+    });
+    expect((await hook('deposit/callback/wh-remote', { depositId: d.number, status: 'approved' })).status).toBe(403);
+    expect((await postJson(`${app.baseUrl}/deposit/callback/wh-local`, '{"oops"')).status).toBe(400);
+    await logRows(app, 'true', [], 3);
+    const client = panelClient(app);
+    const admin = (await client.login('admin', 'S3cure-pass!')).accessToken;
+    const list = await client.get('/api/panel/webhooks', admin);
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((i: { outcome: string; errorCode: string | null }) => [i.outcome, i.errorCode])).toEqual(
+      [
+        ['refused', 'malformed_json'],
+        ['refused', 'ip_not_allowed'],
+        ['applied', null],
+      ],
+    );
+    const detail = await client.get(`/panel/webhooks/${list.body.items[0].id}`, admin);
+    expect(detail.body).toMatchObject({ rawText: '{"oops"', body: null });
+  });
+});
