@@ -1,26 +1,13 @@
 import { z } from 'zod';
-import { AmountSchema, percentToBasisPoints } from '@transfergate/contracts';
+import { AmountSchema, NonNegativeAmountSchema, PercentSchema } from '@transfergate/contracts';
 
 /**
  * The declarative provisioning file (TRANSFERGATE_BOOTSTRAP / --bootstrap). Unknown keys are kept
  * out, not refused, so files written for later versions still load.
  */
-const percent = z
-  .number()
-  .min(0)
-  .max(100)
-  .transform((value, ctx) => {
-    try {
-      return percentToBasisPoints(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  });
-
-const nonNegativeAmount = z
-  .union([z.literal(0), z.literal('0'), AmountSchema])
-  .transform((v) => (v === 0 || v === '0' ? 0n : v));
+// Same rules as the panel's record bodies: one definition of a percent and of a zero-able amount.
+const percent = PercentSchema;
+const nonNegativeAmount = NonNegativeAmountSchema;
 
 export const BootstrapFileSchema = z.object({
   operators: z

@@ -1,4 +1,4 @@
-import { EVENT_CATALOG, STREAMS, type Transfer } from '@transfergate/contracts';
+import { EVENT_CATALOG, STREAMS, type EventData, type EventType, type Transfer } from '@transfergate/contracts';
 import type { RecordedEvent, SqlExecutor } from '@transfergate/event-store';
 import { evolve, type TransactionAggregate } from '../domain/transaction.js';
 
@@ -13,6 +13,11 @@ export async function projectEvents(tx: SqlExecutor, events: RecordedEvent[]): P
 
 async function projectEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void> {
   if (event.streamId.startsWith('txn-')) return projectTransaction(tx, event);
+  const record = RECORD_PROJECTIONS[event.type];
+  if (record) {
+    const [key, columns] = record.row(event.data);
+    return upsert(tx, record.table, record.keyColumn, key, columns, record.parse(event.data), event);
+  }
   switch (event.type) {
     case 'TransfersPosted':
       return applyTransfers(tx, event, 'posted', EVENT_CATALOG.TransfersPosted.schema.parse(event.data));
@@ -29,71 +34,6 @@ async function projectEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void
     }
     case 'ReservationVoided':
       return settlePending(tx, event, EVENT_CATALOG.ReservationVoided.schema.parse(event.data).transactionId, 'voided');
-    case 'InfrastructureConfigured': {
-      const d = EVENT_CATALOG.InfrastructureConfigured.schema.parse(event.data);
-      await upsert(tx, 'rm_infrastructures', 'infrastructure_id', d.infrastructureId, { slug: d.slug }, d, event);
-      return;
-    }
-    case 'MerchantConfigured': {
-      const d = EVENT_CATALOG.MerchantConfigured.schema.parse(event.data);
-      await upsert(tx, 'rm_merchants', 'merchant_id', d.merchantId, { name: d.name }, d, event);
-      return;
-    }
-    case 'ProviderConfigured': {
-      const d = EVENT_CATALOG.ProviderConfigured.schema.parse(event.data);
-      await upsert(
-        tx,
-        'rm_providers',
-        'provider_id',
-        d.providerId,
-        { api_key: d.apiKey, merchant_id: d.merchantId },
-        d,
-        event,
-      );
-      return;
-    }
-    case 'BankAccountConfigured': {
-      const d = EVENT_CATALOG.BankAccountConfigured.schema.parse(event.data);
-      await upsert(
-        tx,
-        'rm_bank_accounts',
-        'bank_account_id',
-        d.bankAccountId,
-        { iban: d.iban, active: d.active },
-        d,
-        event,
-      );
-      return;
-    }
-    case 'OperatorConfigured': {
-      const d = EVENT_CATALOG.OperatorConfigured.schema.parse(event.data);
-      await upsert(tx, 'rm_operators', 'operator_id', d.operatorId, { username: d.username }, d, event);
-      return;
-    }
-    case 'RoleConfigured': {
-      const d = EVENT_CATALOG.RoleConfigured.schema.parse(event.data);
-      await upsert(tx, 'rm_roles', 'role_id', d.roleId, { name: d.name }, d, event);
-      return;
-    }
-    case 'MerchantDeleted': {
-      // Soft deletion keeps the row (deactivated, `deleted` in the record): lists hide it on request.
-      const d = EVENT_CATALOG.MerchantDeleted.schema.parse(event.data);
-      await upsert(tx, 'rm_merchants', 'merchant_id', d.merchantId, { name: d.name }, d, event);
-      return;
-    }
-    case 'ProviderDeleted': {
-      const d = EVENT_CATALOG.ProviderDeleted.schema.parse(event.data);
-      await upsert(
-        tx,
-        'rm_providers',
-        'provider_id',
-        d.providerId,
-        { api_key: d.apiKey, merchant_id: d.merchantId },
-        d,
-        event,
-      );
-      return;
-    }
     case 'ApiSettingsConfigured': {
       const d = EVENT_CATALOG.ApiSettingsConfigured.schema.parse(event.data);
       const by = typeof event.metadata.actor === 'string' ? event.metadata.actor : null;
@@ -105,6 +45,59 @@ async function projectEvent(tx: SqlExecutor, event: RecordedEvent): Promise<void
       return;
   }
 }
+
+interface RecordProjection {
+  table: string;
+  keyColumn: string;
+  parse: (data: unknown) => unknown;
+  /** The row key and the indexed columns kept beside the whole record. */
+  row: (data: unknown) => [string, Record<string, unknown>];
+}
+
+/** Configuration records: one row per record, the whole record as jsonb (soft deletes included). */
+function recordProjection<T extends EventType>(
+  type: T,
+  table: string,
+  keyColumn: string,
+  row: (data: EventData<T>) => [string, Record<string, unknown>],
+): RecordProjection {
+  const parse = (data: unknown) => EVENT_CATALOG[type].schema.parse(data) as EventData<T>;
+  return { table, keyColumn, parse, row: (data) => row(parse(data)) };
+}
+
+const RECORD_PROJECTIONS: Partial<Record<string, RecordProjection>> = {
+  InfrastructureConfigured: recordProjection(
+    'InfrastructureConfigured',
+    'rm_infrastructures',
+    'infrastructure_id',
+    (d) => [d.infrastructureId, { slug: d.slug }],
+  ),
+  MerchantConfigured: recordProjection('MerchantConfigured', 'rm_merchants', 'merchant_id', (d) => [
+    d.merchantId,
+    { name: d.name },
+  ]),
+  MerchantDeleted: recordProjection('MerchantDeleted', 'rm_merchants', 'merchant_id', (d) => [
+    d.merchantId,
+    { name: d.name },
+  ]),
+  ProviderConfigured: recordProjection('ProviderConfigured', 'rm_providers', 'provider_id', (d) => [
+    d.providerId,
+    { api_key: d.apiKey, merchant_id: d.merchantId },
+  ]),
+  ProviderDeleted: recordProjection('ProviderDeleted', 'rm_providers', 'provider_id', (d) => [
+    d.providerId,
+    { api_key: d.apiKey, merchant_id: d.merchantId },
+  ]),
+  BankAccountConfigured: recordProjection('BankAccountConfigured', 'rm_bank_accounts', 'bank_account_id', (d) => [
+    d.bankAccountId,
+    { iban: d.iban, active: d.active },
+  ]),
+  OperatorConfigured: recordProjection('OperatorConfigured', 'rm_operators', 'operator_id', (d) => [
+    d.operatorId,
+    { username: d.username },
+  ]),
+  RoleConfigured: recordProjection('RoleConfigured', 'rm_roles', 'role_id', (d) => [d.roleId, { name: d.name }]),
+};
 
 async function upsert(
   tx: SqlExecutor,
