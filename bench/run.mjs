@@ -6,9 +6,13 @@
 //      transactions created by the H2H phase,
 //   3. the raw floors on the same engine (bare Fastify + one INSERT per request for the creations,
 //      + one SELECT by primary key per request for the lookups), and ours/floor,
+//   4. callback delivery on each engine (a fresh app instance): callbacks delivered/s to a local
+//      receiver answering 200, then the same with the receiver failing 30% of its requests
+//      (attempts counted, all must be delivered in the end),
 // then a summary table; the same figures go to bench/out/latest.json.
 // Env: TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
-//      BENCH_ES_N_PG / BENCH_ES_N_PGLITE (fixed append counts instead of the ~7 s calibration).
+//      BENCH_ES_N_PG / BENCH_ES_N_PGLITE (fixed append counts instead of the ~7 s calibration),
+//      BENCH_CB_N_PG / BENCH_CB_N_PGLITE (callbacks per callback phase, default 1000 / 500).
 import os from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,13 +28,28 @@ const { createApp, parseBootstrap } = allInOne;
 import { LOAD, SCENARIOS, measure, round } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { measureAppends } from './event-store-phase.mjs';
+import {
+  CALLBACK_FAIL_SHARE,
+  CALLBACK_LANES,
+  CALLBACK_LEASE_MS,
+  CALLBACK_REQUEST_TIMEOUT_MS,
+  CALLBACK_RETRY_SCHEDULE_MS,
+  callbackBootstrap,
+  measureCallbacks,
+  startReceiver,
+} from './callback-phase.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 32;
 const BODY_LIMIT = 262_144;
-const HARD_LIMIT_MS = 300_000;
+const HARD_LIMIT_MS = 720_000; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
+const CALLBACK_PHASE_LIMIT_MS = 120_000;
+const CALLBACK_N = {
+  pglite: Number(process.env.BENCH_CB_N_PGLITE || 500),
+  postgres: Number(process.env.BENCH_CB_N_PG || 1000),
+};
 const STATUS_IDS = 300; // identifiers the status phases cycle over
 // The per-provider limiter stays on (its cost is part of the request path) but at the highest
 // value the config accepts, so it never trips: all bench traffic uses one API key.
@@ -310,6 +329,92 @@ async function floorPhase(engineLabel, engine) {
   );
 }
 
+// A fresh app per engine (its own data dir / schema), so the callbacks of earlier phases' deposits
+// cannot interfere; retries are fast (CALLBACK_RETRY_SCHEDULE_MS) so the figure is the dispatcher's
+// throughput, not the schedule's waiting.
+async function callbackPhase(engineLabel, postgresSchema) {
+  const receiver = await startReceiver();
+  return withCleanup(
+    `callback receiver ${engineLabel}`,
+    () => receiver.close(),
+    async () => {
+      const dataDir = join(tmpRoot, `cb-${engineLabel}`);
+      mkdirSync(dataDir, { recursive: true });
+      const secretKey = randomBytes(32);
+      const config = {
+        ...allInOne.loadRuntimeConfig({
+          DATA_DIR: dataDir,
+          TRANSFERGATE_SECRET_KEY: secretKey.toString('base64'),
+          LOG_LEVEL: 'error',
+          RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+          CALLBACK_RETRY_SCHEDULE_MS: CALLBACK_RETRY_SCHEDULE_MS.join(','),
+          CALLBACK_REQUEST_TIMEOUT_MS: String(CALLBACK_REQUEST_TIMEOUT_MS),
+          CALLBACK_LEASE_MS: String(CALLBACK_LEASE_MS),
+        }),
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        ...(postgresSchema ? { databaseUrl: PG_URL } : {}),
+        depositTtlMs: 1_800_000,
+        secretKey,
+        bodyLimitBytes: BODY_LIMIT,
+        trustProxy: [],
+        shutdownTimeoutMs: 10_000,
+        logLevel: 'error',
+        rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+        callbacks: {
+          retryScheduleMs: CALLBACK_RETRY_SCHEDULE_MS,
+          requestTimeoutMs: CALLBACK_REQUEST_TIMEOUT_MS,
+          leaseMs: CALLBACK_LEASE_MS,
+        },
+      };
+      const t0 = Date.now();
+      const running = await createApp(config, postgresSchema ? { schema: postgresSchema } : {});
+      return withCleanup(
+        `callback app ${engineLabel}`,
+        async () => {
+          await running.close();
+          if (postgresSchema) await dropSchema(postgresSchema);
+        },
+        async () => {
+          await running.provision(parseBootstrap(callbackBootstrap(receiver.url), 'bench-callbacks'));
+          log(`  callback app up in ${((Date.now() - t0) / 1000).toFixed(1)} s; receiver ${receiver.url}`);
+          const out = {};
+          for (const lane of Object.keys(CALLBACK_LANES)) {
+            const n = CALLBACK_N[engineLabel];
+            log(`  callbacks ${engineLabel}: ${CALLBACK_LANES[lane].label}, N = ${n} ...`);
+            const r = await measureCallbacks(running, receiver, lane, {
+              n,
+              timeoutMs: CALLBACK_PHASE_LIMIT_MS,
+              tag: suffix,
+            });
+            out[lane] = r;
+            log(
+              `  callbacks ${engineLabel} ${lane}: ${fmt(r.callbacksPerSec)} delivered/s  (${r.delivered}/${r.n} delivered ` +
+                `= ${round(r.deliveredShare * 100, 1)}% in ${r.seconds} s from the first approval; approvals took ${r.approveSeconds} s; ` +
+                `${r.attempts} attempts = ${round(r.attemptsPerCallback, 3)}/callback, ${r.answered500} answered 500; ` +
+                `deposits created in ${r.createSeconds} s, not timed)`,
+            );
+            const label = `callbacks ${engineLabel} (${CALLBACK_LANES[lane].label})`;
+            if (r.timedOut) {
+              const msg = `${label}: ABORTED after ${CALLBACK_PHASE_LIMIT_MS / 1000} s with ${r.delivered}/${r.n} delivered`;
+              console.error(`\n!! ${msg}\n`);
+              problems.push(msg);
+            }
+            if (r.delivered !== r.n) problems.push(`${label}: ${r.delivered}/${r.n} delivered`);
+            if (r.duplicateDeliveries > 0) problems.push(`${label}: ${r.duplicateDeliveries} duplicate 200 deliveries`);
+            if (r.requestsWithoutWebhookId > 0)
+              problems.push(`${label}: ${r.requestsWithoutWebhookId} requests without webhook-id`);
+            if (!CALLBACK_LANES[lane].failing && r.attempts !== r.n)
+              problems.push(`${label}: ${r.attempts} attempts for ${r.n} callbacks with a receiver that never fails`);
+          }
+          return out;
+        },
+      );
+    },
+  );
+}
+
 function check(label, result) {
   const bad = result.non2xx + result.errors + result.timeouts;
   const warmBad = result.warmup.non2xx + result.warmup.errors;
@@ -409,6 +514,16 @@ async function main() {
     infrastructure: {},
     status: {},
     floor: {},
+    // Per engine: { a: all 200, b: 30% 500 } from measureCallbacks.
+    callbacks: {
+      settings: {
+        retryScheduleMs: CALLBACK_RETRY_SCHEDULE_MS,
+        requestTimeoutMs: CALLBACK_REQUEST_TIMEOUT_MS,
+        leaseMs: CALLBACK_LEASE_MS,
+        failShareLaneB: CALLBACK_FAIL_SHARE,
+        phaseLimitMs: CALLBACK_PHASE_LIMIT_MS,
+      },
+    },
   };
 
   log('1. event store appends (PGlite) ...');
@@ -461,6 +576,31 @@ async function main() {
     console.log('');
   }
 
+  for (const [key, label] of [
+    ['pglite', 'PGlite'],
+    ['postgres', 'PostgreSQL'],
+  ]) {
+    log(`4. callback delivery on ${label} (fresh app, local receiver) ...`);
+    results.callbacks[key] = await callbackPhase(key, key === 'postgres' ? `bench_cb_${suffix}` : undefined);
+  }
+  console.log(
+    `\ncallback delivery (retry schedule ${CALLBACK_RETRY_SCHEDULE_MS.join(',')} ms; timed from the first approval ` +
+      `until every webhook-id had a 200)`,
+  );
+  for (const lane of Object.keys(CALLBACK_LANES)) {
+    const line = (e) => {
+      const r = results.callbacks[e][lane];
+      return (
+        `${fmt(r.callbacksPerSec).padStart(5)}/s  N ${r.n}  attempts ${r.attempts} (${round(r.attemptsPerCallback, 3)}/callback)  ` +
+        `delivered ${round(r.deliveredShare * 100, 1)}%${r.timedOut ? '  ABORTED' : ''}`
+      );
+    };
+    console.log(
+      `  ${CALLBACK_LANES[lane].label.padEnd(32)}  PGlite ${line('pglite')}  | PostgreSQL ${line('postgres')}`,
+    );
+  }
+  console.log('');
+
   results.finishedAt = new Date().toISOString();
   results.wallSeconds = round((Date.now() - started) / 1000, 1);
   results.machine.loadAvgAtEnd = os.loadavg().map((v) => round(v, 2));
@@ -495,6 +635,20 @@ async function main() {
       ],
     );
   }
+  for (const lane of Object.keys(CALLBACK_LANES)) {
+    const short = CALLBACK_LANES[lane].short;
+    const cb = (e) => results.callbacks[e][lane];
+    rows.push(
+      [`${short} delivered/s`, ...both((e) => `${fmt(cb(e).callbacksPerSec)}${cb(e).timedOut ? ' ABORTED' : ''}`)],
+      [
+        `${short} attempts (per callback) / delivered`,
+        ...both(
+          (e) =>
+            `${cb(e).attempts} (${round(cb(e).attemptsPerCallback, 2)}) / ${cb(e).delivered} of ${cb(e).n} (${round(cb(e).deliveredShare * 100, 1)}%)`,
+        ),
+      ],
+    );
+  }
   rows.push([
     'non-2xx + errors (H2H/Merch/Infra/Status/INSERT/SELECT)',
     ...both((e) =>
@@ -526,7 +680,7 @@ try {
     await Promise.resolve(entry.close()).catch((error) => console.error(`!! cleanup of ${entry.label} failed:`, error));
   }
   // Belt and braces: a phase that failed before registering its cleanup must not leave a schema.
-  for (const schema of [`bench_${suffix}`, `bench_app_${suffix}`, `bench_floor_${suffix}`]) {
+  for (const schema of [`bench_${suffix}`, `bench_app_${suffix}`, `bench_floor_${suffix}`, `bench_cb_${suffix}`]) {
     await dropSchema(schema).catch((error) => console.error(`!! could not drop schema ${schema}:`, error.message));
   }
   rmSync(tmpRoot, { recursive: true, force: true });
