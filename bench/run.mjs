@@ -6,13 +6,18 @@
 //      transactions created by the H2H phase,
 //   3. the raw floors on the same engine (bare Fastify + one INSERT per request for the creations,
 //      + one SELECT by primary key per request for the lookups), and ours/floor,
+//   3b. distributed: the same H2H deposit phase against a gateway-api process whose commands go over
+//      NATS to a ledger process (PostgreSQL), beside the embedded PostgreSQL figure as a ratio,
 //   4. callback delivery on each engine (a fresh app instance): callbacks delivered/s to a local
 //      receiver answering 200, then the same with the receiver failing 30% of its requests
 //      (attempts counted, all must be delivered in the end),
 // then a summary table; the same figures go to bench/out/latest.json.
 // Env: TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
 //      BENCH_ES_N_PG / BENCH_ES_N_PGLITE (fixed append counts instead of the ~7 s calibration),
-//      BENCH_CB_N_PG / BENCH_CB_N_PGLITE (callbacks per callback phase, default 1000 / 500).
+//      BENCH_CB_N_PG / BENCH_CB_N_PGLITE (callbacks per callback phase, default 1000 / 500),
+//      BENCH_REPLAY_EVENTS (events of the replay phase, default 1,000,000; 0 skips it).
+// 5. replay (bench/replay-phase.mjs): events/s of `transfergate replay` over generated ledger events on
+//    PostgreSQL beside the raw read of the same rows, same run.
 import os from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,6 +33,8 @@ const { createApp, parseBootstrap } = allInOne;
 import { LOAD, SCENARIOS, measure, round } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { measureAppends } from './event-store-phase.mjs';
+import { measureReplay } from './replay-phase.mjs';
+import { measureDistributed } from './distributed-phase.mjs';
 import {
   CALLBACK_FAIL_SHARE,
   CALLBACK_LANES,
@@ -44,7 +51,8 @@ const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 32;
 const BODY_LIMIT = 262_144;
-const HARD_LIMIT_MS = 720_000; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
+const REPLAY_PHASE_LIMIT_MS = Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000) > 0 ? 3_600_000 : 0;
+const HARD_LIMIT_MS = 720_000 + REPLAY_PHASE_LIMIT_MS; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
 const CALLBACK_PHASE_LIMIT_MS = 120_000;
 const CALLBACK_N = {
   pglite: Number(process.env.BENCH_CB_N_PGLITE || 500),
@@ -186,6 +194,19 @@ async function eventStorePostgres() {
       const fixedN = process.env.BENCH_ES_N_PG ? Number(process.env.BENCH_ES_N_PG) : undefined;
       return { ...(await measureAppends(store, { concurrency: CONCURRENCY, fixedN })), poolSize, schema };
     },
+  );
+}
+
+async function replayPostgres() {
+  const schema = `bench_replay_${suffix}`;
+  const db = await openPostgres({ url: PG_URL, schema, poolSize: 4 });
+  return withCleanup(
+    `replay PostgreSQL (${schema})`,
+    async () => {
+      await db.close();
+      await dropSchema(schema);
+    },
+    () => measureReplay({ db, PostgresEventStore, log }),
   );
 }
 
@@ -514,6 +535,8 @@ async function main() {
     infrastructure: {},
     status: {},
     floor: {},
+    // H2H deposit creation against gateway-api + ledger processes over NATS (PostgreSQL).
+    distributed: {},
     // Per engine: { a: all 200, b: 30% 500 } from measureCallbacks.
     callbacks: {
       settings: {
@@ -576,6 +599,43 @@ async function main() {
     console.log('');
   }
 
+  log('3b. distributed: H2H deposits against gateway-api + ledger processes over NATS (PostgreSQL) ...');
+  const distSchema = `bench_dist_${suffix}`;
+  const dist = await withCleanup(
+    `distributed (${distSchema})`,
+    () => dropSchema(distSchema),
+    () =>
+      measureDistributed({
+        pgUrl: PG_URL,
+        schema: distSchema,
+        bootstrap: BOOTSTRAP,
+        tmpRoot,
+        rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+        log,
+      }),
+  );
+  check('H2H deposit creation distributed', dist);
+  if (dist.depositsStored < dist.ok2xx + dist.warmup.ok2xx)
+    problems.push(`distributed: ${dist.ok2xx + dist.warmup.ok2xx} 2xx answers but ${dist.depositsStored} stored`);
+  const embeddedH2h = results.h2h.postgres.ours;
+  results.distributed = {
+    h2h: dist,
+    overEmbeddedPostgres: {
+      throughput: ratio(dist.reqPerSec, embeddedH2h.reqPerSec),
+      p50: ratio(dist.latencyMs.p50, embeddedH2h.latencyMs.p50),
+      p99: ratio(dist.latencyMs.p99, embeddedH2h.latencyMs.p99),
+    },
+  };
+  const dr = results.distributed.overEmbeddedPostgres;
+  console.log(
+    `\ndistributed (gateway-api and ledger processes, NATS, PostgreSQL)\n` +
+      `  ${`${SCENARIOS.h2hDeposit.label} (${LOAD.connections} conns)`.padEnd(36)}  req/s ${fmt(dist.reqPerSec).padStart(5)}  ` +
+      `p50 ${ms(dist.latencyMs.p50).padStart(6)}  p99 ${ms(dist.latencyMs.p99).padStart(6)}` +
+      `${bad(dist) > 0 ? `  [${dist.non2xx} non-2xx, ${dist.errors} errors!]` : ''}` +
+      `  | embedded PostgreSQL req/s ${fmt(embeddedH2h.reqPerSec).padStart(5)}  p99 ${ms(embeddedH2h.latencyMs.p99).padStart(6)}` +
+      `  | distributed/embedded req/s ${dr.throughput}  p50 ${dr.p50}  p99 ${dr.p99}\n`,
+  );
+
   for (const [key, label] of [
     ['pglite', 'PGlite'],
     ['postgres', 'PostgreSQL'],
@@ -600,6 +660,17 @@ async function main() {
     );
   }
   console.log('');
+
+  if (REPLAY_PHASE_LIMIT_MS > 0) {
+    log('5. replay (PostgreSQL): generate events, raw read, then `transfergate replay` ...');
+    results.replay = await replayPostgres();
+    const r = results.replay;
+    console.log(
+      `\nreplay (${fmt(r.events)} events, PostgreSQL): ${fmt(r.replay.eventsPerSec)} events/s rebuilt ` +
+        `(${fmt(r.replay.eventsPerSecIncludingChecks)} incl. invariants) | raw read ${fmt(r.raw.eventsPerSec)} events/s ` +
+        `| replay/raw ${r.ratio}\n`,
+    );
+  }
 
   results.finishedAt = new Date().toISOString();
   results.wallSeconds = round((Date.now() - started) / 1000, 1);
@@ -626,6 +697,11 @@ async function main() {
       ],
     );
   }
+  rows.push(
+    ['H2H deposits distributed (NATS) req/s', '-', fmt(dist.reqPerSec)],
+    ['H2H deposits distributed p50 / p99 ms', '-', `${dist.latencyMs.p50} / ${dist.latencyMs.p99}`],
+    ['H2H distributed/embedded req/s / p99', '-', `${dr.throughput} / ${dr.p99}`],
+  );
   for (const kind of ['insert', 'select']) {
     rows.push(
       [`${FLOOR_NAME[kind]} req/s`, ...both((e) => fmt(results.floor[e][kind].reqPerSec))],
@@ -647,6 +723,13 @@ async function main() {
             `${cb(e).attempts} (${round(cb(e).attemptsPerCallback, 2)}) / ${cb(e).delivered} of ${cb(e).n} (${round(cb(e).deliveredShare * 100, 1)}%)`,
         ),
       ],
+    );
+  }
+  if (results.replay) {
+    rows.push(
+      [`replay events/s (${fmt(results.replay.events)} events)`, '-', fmt(results.replay.replay.eventsPerSec)],
+      ['raw read of the same events/s', '-', fmt(results.replay.raw.eventsPerSec)],
+      ['replay/raw', '-', results.replay.ratio],
     );
   }
   rows.push([
@@ -680,7 +763,13 @@ try {
     await Promise.resolve(entry.close()).catch((error) => console.error(`!! cleanup of ${entry.label} failed:`, error));
   }
   // Belt and braces: a phase that failed before registering its cleanup must not leave a schema.
-  for (const schema of [`bench_${suffix}`, `bench_app_${suffix}`, `bench_floor_${suffix}`, `bench_cb_${suffix}`]) {
+  for (const schema of [
+    `bench_${suffix}`,
+    `bench_app_${suffix}`,
+    `bench_floor_${suffix}`,
+    `bench_cb_${suffix}`,
+    `bench_dist_${suffix}`,
+  ]) {
     await dropSchema(schema).catch((error) => console.error(`!! could not drop schema ${schema}:`, error.message));
   }
   rmSync(tmpRoot, { recursive: true, force: true });

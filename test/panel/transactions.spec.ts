@@ -303,6 +303,10 @@ describe('panel transactions over HTTP (PostgreSQL)', () => {
     expect(approval.metadata.ip).toMatch(/127\.0\.0\.1/);
     expect(approval.data.by).toEqual({ source: 'panel', operatorId: adminId });
     expect(detail.body.history[0].metadata).toMatchObject({ actor: 'gateway', source: 'gateway' });
+    // The customer's payment-page capability and the idempotency digest stay out of the panel.
+    expect(detail.body.history[0].data).toHaveProperty('externalId');
+    expect(detail.body.history[0].data).not.toHaveProperty('paymentToken');
+    expect(detail.body.history[0].data).not.toHaveProperty('requestFingerprint');
     const raw = await app.db.query<{ metadata: Record<string, string> }>(
       `select metadata from es_events where stream_id = 'txn-'||$1 and type = 'TransactionApproved'`,
       [id],

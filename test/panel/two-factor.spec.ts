@@ -1,47 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
 import { generate } from 'otplib';
 import { ConfigureOperatorCommand } from '@transfergate/contracts';
 import { panelSettingsFrom } from '@transfergate/panel-api';
 import { issueBootstrap, startTestApp, type TestApp } from '../support/test-app.js';
+import { Authenticator } from '../support/totp-authenticator.js';
 import { panelClient } from './panel-client.js';
 
-const PERIOD = 30;
 const PASSWORD = 'Initial-pass-1';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/**
- * The operator's authenticator app: real TOTP codes from the secret in the otpauth URL. The server
- * accepts the steps current-1 .. current+1 and never a step at or before the last one it accepted,
- * so `next()` hands out increasing steps in that window (waiting for the next period only when all
- * three are used) and the tests need not wait 30 s between codes.
- */
-class Authenticator {
-  private lastStep = -1;
-  constructor(readonly secret: string) {}
-
-  static of(otpauthUrl: string): Authenticator {
-    const secret = new URL(otpauthUrl).searchParams.get('secret');
-    if (!secret) throw new Error('no secret in the otpauth URL');
-    return new Authenticator(secret);
-  }
-
-  async next(): Promise<string> {
-    for (;;) {
-      const now = Date.now() / 1000;
-      const current = Math.floor(now / PERIOD);
-      const secondsLeft = (current + 1) * PERIOD - now;
-      // The previous step stays valid only until this period ends: skip it when that is close.
-      const step = Math.max(this.lastStep + 1, secondsLeft > 5 ? current - 1 : current);
-      if (step <= current + 1) {
-        this.lastStep = step;
-        return generate({ secret: this.secret, epoch: step * PERIOD });
-      }
-      await sleep(Math.ceil(secondsLeft * 1000) + 200);
-    }
-  }
-}
 
 /** A 6-digit code that is not the given one. */
 const wrong = (code: string) => String((Number(code) + 500_001) % 1_000_000).padStart(6, '0');

@@ -3,6 +3,7 @@ import type { PostgresEventStore, SqlDatabase } from '@transfergate/event-store'
 import { CallbackDispatcherModule } from '@transfergate/callback-dispatcher';
 import { GatewayApiModule, type GatewaySettings } from '@transfergate/gateway-api';
 import { LedgerModule, type LedgerSettings } from '@transfergate/ledger';
+import { ObservabilityModule, type Observability } from '@transfergate/observability';
 import { PanelApiModule } from '@transfergate/panel-api';
 import { WebhookIngestModule } from '@transfergate/webhook-ingest';
 import { PersistenceModule } from './persistence/persistence.module.js';
@@ -15,11 +16,13 @@ export class AllInOneModule {
     store: PostgresEventStore,
     ledger: LedgerSettings,
     gateway: GatewaySettings,
+    observability: Observability,
   ): DynamicModule {
     return {
       module: AllInOneModule,
       imports: [
         PersistenceModule.forRoot(db, store, ledger, gateway),
+        ObservabilityModule.forRoot(observability),
         LedgerModule,
         GatewayApiModule,
         PanelApiModule,

@@ -3,11 +3,18 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { LogLevel } from '@nestjs/common';
 import { openDatabase, PostgresEventStore, type SqlDatabase } from '@transfergate/event-store';
 import { CALLBACK_SETTINGS, type CallbackSettings } from '@transfergate/callback-dispatcher';
 import { registerProviderRateLimit, type GatewaySettings } from '@transfergate/gateway-api';
 import { LedgerProjectionRunner } from '@transfergate/ledger';
+import {
+  createObservability,
+  generateRequestId,
+  instrumentEventStore,
+  registerHttpObservability,
+  type Observability,
+} from '@transfergate/observability';
+import { registerPanelWeb } from '@transfergate/panel-api';
 import { AllInOneModule } from './app.module.js';
 import type { RuntimeConfig } from './config/runtime-config.js';
 import { applyBootstrap, ensureFirstAdmin, type ProvisionSummary } from './provisioning/provisioner.js';
@@ -26,6 +33,8 @@ export interface RunningApp {
   commands: CommandBus;
   /** Every HTTP route (method, url pattern) the app serves. */
   routes: ReadonlyArray<{ method: string; url: string }>;
+  /** Metrics registry and root logger of this process. */
+  observability: Observability;
   /** The gateway's live settings object (tests point payment links at their own port). */
   gatewaySettings: GatewaySettings;
   /** Applies a bootstrap file and waits until the read models include it. */
@@ -37,20 +46,24 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-const LEVELS: Record<RuntimeConfig['logLevel'], LogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-};
-
 export async function createApp(config: RuntimeConfig, options: { schema?: string } = {}): Promise<RunningApp> {
   const db = await openDatabase({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: join(config.dataDir, 'pgdata') }),
     ...(options.schema ? { schema: options.schema } : {}),
   });
-  const store = await PostgresEventStore.create(db);
+  const observability = createObservability({
+    service: 'all-in-one',
+    logLevel: config.logLevel,
+    ...(config.logDestination ? { logDestination: config.logDestination } : {}),
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    ...(config.readiness ? { readiness: config.readiness } : {}),
+  });
+  // Wrapped before any service holds it: appends are timed, logged and stamped with the request id.
+  const store = instrumentEventStore(
+    await PostgresEventStore.create(db),
+    observability.metrics,
+    observability.logger.child({ context: 'LedgerEvents' }),
+  );
   const gatewaySettings: GatewaySettings = {
     paymentPageUrl: config.paymentPageUrl,
     testAuthEnabled: config.testAuthEnabled,
@@ -62,6 +75,8 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Path length bound (TIGER_STYLE): nothing in the contract needs more.
     routerOptions: { maxParamLength: 256 },
+    // A caller's sane x-request-id is kept (and echoed); otherwise a fresh UUID.
+    genReqId: generateRequestId,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AllInOneModule.forRoot(
@@ -69,9 +84,10 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
       store,
       { depositTtlMs: config.depositTtlMs, secretKey: config.secretKey },
       gatewaySettings,
+      observability,
     ),
     adapter,
-    { logger: LEVELS[config.logLevel], abortOnError: false },
+    { logger: observability.nestLogger, abortOnError: false },
   );
   // Every route as registered, for the route-sweep tests and ops' inspection.
   const routes: Array<{ method: string; url: string }> = [];
@@ -81,7 +97,13 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     .addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) routes.push({ method: String(method), url: route.url });
     });
+  registerHttpObservability(app.getHttpAdapter().getInstance(), {
+    metrics: observability.metrics,
+    logger: observability.logger.child({ context: 'Http' }),
+  });
   await registerProviderRateLimit(app.getHttpAdapter().getInstance(), gatewaySettings);
+  // The operator UI under /admin/ (503 with a hint when apps/panel-web is not built).
+  await registerPanelWeb(app.getHttpAdapter().getInstance());
   // The dispatcher reads its settings when it starts (app.init), so the runtime's overrides go in first.
   Object.assign(app.get<string, CallbackSettings>(CALLBACK_SETTINGS), config.callbacks ?? {});
   await app.init();
@@ -95,6 +117,7 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     store,
     commands,
     routes,
+    observability,
     gatewaySettings,
     async provision(file) {
       const summary = await applyBootstrap(commands, db, file);

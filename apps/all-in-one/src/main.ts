@@ -2,11 +2,14 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadRuntimeConfig } from './config/runtime-config.js';
 import { createApp } from './create-app.js';
+import { runStatementCommand } from './cli/statement/statement.command.js';
 import { DEMO_BOOTSTRAP, demoInstructions } from './provisioning/demo.js';
 import { BootstrapFileError, parseBootstrap, readBootstrapFile } from './provisioning/provisioner.js';
 
 /** `npm start`: all five services in one process on PORT, PGlite in DATA_DIR unless DATABASE_URL is set. */
 async function main(): Promise<void> {
+  // `transfergate statement …` prints a merchant statement from the event store, then exits.
+  if (process.argv[2] === 'statement') process.exit(await runStatementCommand(process.argv.slice(3)));
   const { values } = parseArgs({
     options: { bootstrap: { type: 'string' }, demo: { type: 'boolean', default: false } },
     allowPositionals: false,
@@ -61,7 +64,15 @@ async function main(): Promise<void> {
   if (values.demo) console.log(demoInstructions(baseUrl));
 }
 
-main().catch((error) => {
+// `transfergate replay …` audits the store instead of starting the server (cli/replay).
+const startOrSubcommand =
+  process.argv[2] === 'replay'
+    ? import('./cli/replay/replay-command.js').then(async ({ runReplayCommand }) => {
+        process.exit(await runReplayCommand(process.argv.slice(3)));
+      })
+    : main();
+
+startOrSubcommand.catch((error) => {
   if (error instanceof ConfigError || error instanceof BootstrapFileError) {
     console.error(error.message);
     process.exit(2);

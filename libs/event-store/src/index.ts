@@ -4,5 +4,11 @@ export * from './sql/postgres-database.js';
 export * from './sql/pglite-database.js';
 export * from './store/event-store.js';
 export * from './store/postgres-event-store.js';
+export * from './store/event-chain.js';
 export * from './subscriptions/catch-up-subscription.js';
 export * from './tokens.js';
+export * from './audit/audit-reader.js';
+// KurrentDB: types only here, the client loads on demand (see open-kurrentdb.ts).
+export * from './kurrentdb/open-kurrentdb.js';
+export type { KurrentDbEventStore, KurrentDbEventStoreCapabilities } from './kurrentdb/kurrentdb-event-store.js';
+export type { KurrentConsumerOptions } from './kurrentdb/kurrentdb-consumer.js';

@@ -6,26 +6,68 @@ import {
   WrongExpectedVersionError,
   comparePositions,
   startConsumer,
+  type EventStore,
+  type GlobalPosition,
   type NewEvent,
   type RecordedEvent,
+  type RunningConsumer,
   type SqlDatabase,
 } from '../src/index.js';
+
+/** What the suite needs from an adapter: the store, its head, and its checkpointed consumers. */
+export interface EventStoreHarness {
+  store: EventStore & { headPosition(): Promise<GlobalPosition> };
+  /**
+   * A leased, checkpointed consumer. `mode` is the PostgreSQL consumer's; an adapter without a
+   * transaction shared with the handler runs every consumer as 'after' (at-least-once).
+   */
+  startConsumer(options: {
+    name: string;
+    owner: string;
+    mode: 'transactional' | 'after';
+    batchSize?: number;
+    idlePollMs?: number;
+    leaseMs?: number;
+    handle: (events: RecordedEvent[]) => Promise<void>;
+  }): Promise<RunningConsumer>;
+  /** Stores a consumer's checkpoint at `position` before it first runs. */
+  seedCheckpoint(name: string, position: GlobalPosition): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The PostgreSQL/PGlite harness: the adapter and consumer exactly as the services use them. */
+export async function postgresHarness(open: () => Promise<SqlDatabase>): Promise<EventStoreHarness> {
+  const db = await open();
+  const store = await PostgresEventStore.create(db);
+  return {
+    store,
+    startConsumer: ({ handle, ...options }) => startConsumer(store, { ...options, handle: (events) => handle(events) }),
+    seedCheckpoint: async (name, position) => {
+      await db.query(`insert into es_checkpoints (consumer, commit_xid, seq) values ($1, $2::text::xid8, $3::bigint)`, [
+        name,
+        position.commitXid,
+        position.seq,
+      ]);
+    },
+    close: () => db.close(),
+  };
+}
 
 /**
  * The event store contract suite. Every adapter runs it unchanged; an adapter whose server cannot
  * run here is reported as not run, never as passed.
  */
-export function describeEventStoreContract(adapter: string, open: () => Promise<SqlDatabase>): void {
+export function describeEventStoreContract(adapter: string, open: () => Promise<EventStoreHarness>): void {
   describe(`event store contract on ${adapter}`, () => {
-    let db: SqlDatabase;
-    let store: PostgresEventStore;
+    let harness: EventStoreHarness;
+    let store: EventStoreHarness['store'];
 
     beforeAll(async () => {
-      db = await open();
-      store = await PostgresEventStore.create(db);
+      harness = await open();
+      store = harness.store;
     });
     afterAll(async () => {
-      await db?.close();
+      await harness?.close();
     });
 
     const event = (type = 'Tested', data: unknown = {}): NewEvent => ({
@@ -156,14 +198,10 @@ export function describeEventStoreContract(adapter: string, open: () => Promise<
       const consumerName = `contract-${randomUUID()}`;
       // Start the subscriber at the current end so earlier tests' events are not counted.
       const tail = await store.headPosition();
-      await db.query(`insert into es_checkpoints (consumer, commit_xid, seq) values ($1, $2::text::xid8, $3::bigint)`, [
-        consumerName,
-        tail.commitXid,
-        tail.seq,
-      ]);
+      await harness.seedCheckpoint(consumerName, tail);
       const seen = new Map<string, number>();
       const perStream = new Map<string, number[]>();
-      const consumer = await startConsumer(store, {
+      const consumer = await harness.startConsumer({
         name: consumerName,
         owner: 'contract-test',
         mode: 'after',
@@ -270,14 +308,10 @@ export function describeEventStoreContract(adapter: string, open: () => Promise<
       const name = `resume-${randomUUID()}`;
       const id = stream();
       const tail = await store.headPosition();
-      await db.query(`insert into es_checkpoints (consumer, commit_xid, seq) values ($1, $2::text::xid8, $3::bigint)`, [
-        name,
-        tail.commitXid,
-        tail.seq,
-      ]);
+      await harness.seedCheckpoint(name, tail);
       const first = await store.append(id, [event('R1'), event('R2')], 'no_stream');
       const handledByA: string[] = [];
-      const a = await startConsumer(store, {
+      const a = await harness.startConsumer({
         name,
         owner: 'a',
         mode: 'transactional',
@@ -286,7 +320,7 @@ export function describeEventStoreContract(adapter: string, open: () => Promise<
       });
       await a.waitUntil(first.lastPosition, 10_000);
       const handledByB: string[] = [];
-      const b = await startConsumer(store, {
+      const b = await harness.startConsumer({
         name,
         owner: 'b',
         mode: 'transactional',

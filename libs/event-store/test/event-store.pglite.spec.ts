@@ -1,4 +1,4 @@
 import { openPglite } from '../src/index.js';
-import { describeEventStoreContract } from './event-store.contract.js';
+import { describeEventStoreContract, postgresHarness } from './event-store.contract.js';
 
-describeEventStoreContract('PGlite (embedded)', () => openPglite());
+describeEventStoreContract('PGlite (embedded)', () => postgresHarness(() => openPglite()));

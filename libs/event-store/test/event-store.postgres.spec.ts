@@ -1,4 +1,4 @@
-import { describeEventStoreContract } from './event-store.contract.js';
+import { describeEventStoreContract, postgresHarness } from './event-store.contract.js';
 import { openTestPostgres } from '../../../test/support/postgres.js';
 
-describeEventStoreContract('PostgreSQL server', () => openTestPostgres('es'));
+describeEventStoreContract('PostgreSQL server', () => postgresHarness(() => openTestPostgres('es')));

@@ -30,6 +30,7 @@ import { FindProviderByApiKeyHandler } from './queries/find-provider.handler.js'
 import { FindTransactionHandler } from './queries/find-transaction.handler.js';
 import { FindTransactionByPaymentTokenHandler, ListBanksHandler } from './queries/payment-page.handlers.js';
 import { PANEL_TRANSACTION_QUERY_HANDLERS } from './queries/panel-transactions.handlers.js';
+import { PanelDashboardHandler } from './queries/panel-dashboard.handler.js';
 import { LedgerProjectionRunner } from './read-models/projection.runner.js';
 import { RECORDS_COMMAND_HANDLERS } from './config/records-config.handlers.js';
 import { SETTINGS_LEDGER_PROVIDERS } from './config/settings-api.handlers.js';
@@ -37,6 +38,7 @@ import { RECORDS_QUERY_HANDLERS } from './queries/records-queries.handlers.js';
 import { DashboardHandler } from './queries/records-dashboard.handler.js';
 import { GetApiSettingsHandler } from './queries/settings-api.handler.js';
 import { AuditLogHandler } from './queries/audit-log.handler.js';
+import { GetMerchantStatementHandler } from './queries/statement/statement.handler.js';
 
 /**
  * The ledger service: owns every aggregate and command handler, is the only writer of events, and
@@ -77,6 +79,8 @@ import { AuditLogHandler } from './queries/audit-log.handler.js';
     DashboardHandler,
     AuditLogHandler,
     ...PANEL_TRANSACTION_QUERY_HANDLERS,
+    PanelDashboardHandler,
+    GetMerchantStatementHandler,
   ],
   exports: [LedgerProjectionRunner, DepositExpirySweeper],
 })

@@ -15,6 +15,9 @@ import { TRANSACTION_CONTROLLERS, TRANSACTION_PROVIDERS } from './transactions/t
 import { BACK_OFFICE_CONTROLLERS, BACK_OFFICE_PROVIDERS } from './records/back-office.feature.js';
 import { CallbacksController } from './callbacks/callbacks.controller.js';
 import { WebhookLogController } from './webhooks/webhook-log.controller.js';
+import { PanelDashboardController } from './dashboard/panel-dashboard.controller.js';
+import { StatementsController } from './statements/statements.controller.js';
+import { StatementsService } from './statements/statements.service.js';
 
 /**
  * The operator side: auth (JWT + refresh rotation, 2FA), RBAC, back-office records and the
@@ -29,6 +32,8 @@ import { WebhookLogController } from './webhooks/webhook-log.controller.js';
     ...BACK_OFFICE_CONTROLLERS,
     CallbacksController,
     WebhookLogController,
+    PanelDashboardController,
+    StatementsController,
   ],
   providers: [
     OperatorDirectory,
@@ -40,6 +45,7 @@ import { WebhookLogController } from './webhooks/webhook-log.controller.js';
     TwoFactorService,
     ...TRANSACTION_PROVIDERS,
     ...BACK_OFFICE_PROVIDERS,
+    StatementsService,
   ],
   exports: [PanelAuthGuard, OperatorDirectory, SessionTokens],
 })

@@ -7,3 +7,6 @@ export * from './audit.js';
 export * from './config-reads.js';
 export * from './callbacks.js';
 export * from './webhooks.js';
+export * from './statements.js';
+export * from './statements-csv.js';
+export * from './dashboard.js';

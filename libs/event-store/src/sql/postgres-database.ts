@@ -17,7 +17,8 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
     const admin = new pg.Client({ connectionString: options.url });
     await admin.connect();
     try {
-      await admin.query(`create schema if not exists ${schema}`);
+      // Serialised like every migration script (see exec): concurrent creates race in the catalog.
+      await admin.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}); create schema if not exists ${schema}`);
     } finally {
       await admin.end();
     }
@@ -33,8 +34,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
   const database: SqlDatabase = {
     kind: 'postgres',
     async query<Row>(sql: string, params?: readonly unknown[]) {
-      const result = await pool.query(sql, params as unknown[] | undefined);
-      return { rows: result.rows as Row[] };
+      return { rows: lastRows<Row>(await pool.query(sql, params as unknown[] | undefined)) };
     },
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
@@ -42,8 +42,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
         await client.query('begin');
         const executor: SqlExecutor = {
           async query<Row>(sql: string, params?: readonly unknown[]) {
-            const result = await client.query(sql, params as unknown[] | undefined);
-            return { rows: result.rows as Row[] };
+            return { rows: lastRows<Row>(await client.query(sql, params as unknown[] | undefined)) };
           },
         };
         const value = await work(executor);
@@ -57,11 +56,24 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
       }
     },
     async exec(sql: string) {
-      await pool.query(sql);
+      // Services started side by side on an empty database run their `create … if not exists` scripts at
+      // once, and PostgreSQL's catalog races on them (duplicate key in pg_type). A multi-statement
+      // simple query is one implicit transaction, so this transaction-scoped lock serialises every
+      // migration script on the server until its script commits.
+      await pool.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY});\n${sql}`);
     },
     async close() {
       await pool.end();
     },
   };
   return database;
+}
+
+/** One key for every migration script on the server (an arbitrary constant: 't','g','m','1' as bytes). */
+const MIGRATION_LOCK_KEY = 0x74676d31;
+
+/** A script of several statements (no parameters) answers one result per statement: its rows are the last one's. */
+function lastRows<Row>(result: pg.QueryResult | pg.QueryResult[]): Row[] {
+  const last = Array.isArray(result) ? result[result.length - 1] : result;
+  return (last?.rows ?? []) as Row[];
 }

@@ -37,6 +37,8 @@ export interface RecordedEvent {
   metadata: Record<string, unknown>;
   position: GlobalPosition;
   createdAt: string;
+  /** Hex SHA-256 chaining this event to the previous one of its stream (adapters with a hash chain). */
+  hash?: string;
 }
 
 export interface StreamWrite {

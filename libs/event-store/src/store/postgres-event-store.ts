@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { sqlState, UNIQUE_VIOLATION, type SqlDatabase, type SqlExecutor } from '../sql/sql-database.js';
-import { EVENT_STORE_SCHEMA } from './schema.js';
+import { CHAIN_BACKFILL, CHAIN_BACKFILL_NEEDED, EVENT_STORE_SCHEMA } from './schema.js';
+import { GENESIS_HASH_SQL, payloadChainHeadSql, payloadEventSql } from './event-chain.js';
 import {
   IdempotencyConflictError,
   MAX_EVENTS_PER_APPEND,
@@ -28,10 +29,12 @@ interface EventRow {
   xid: string;
   seq: string;
   created_at: string;
+  hash: string | null;
 }
 
 const EVENT_COLUMNS = `event_id::text, stream_id, stream_version, type, schema_version, data, metadata,
-  xid::text as xid, seq::text as seq, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
+  xid::text as xid, seq::text as seq, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+  encode(hash, 'hex') as hash`;
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -44,6 +47,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     metadata: row.metadata,
     position: { commitXid: row.xid, seq: row.seq },
     createdAt: row.created_at,
+    ...(row.hash ? { hash: row.hash } : {}),
   };
 }
 
@@ -56,18 +60,50 @@ function toRecorded(row: EventRow): RecordedEvent {
  */
 const STREAM_LOCK = `(select pg_advisory_xact_lock(hashtextextended($1, 0))) as stream_lock`;
 
-/** The claim on the stream's version: one statement, so it takes the row lock that serialises writers. */
-function claimSql(expected: ExpectedVersion): string {
+/**
+ * The claim on the stream's version: one statement, so it takes the row lock that serialises writers.
+ * It also advances the stream's hash chain: SET expressions see the row as the previous writer left
+ * it (a concurrent update is re-read before they run), so `head_hash` there is the true previous head
+ * even though the statement's snapshot predates the lock wait. The old head goes to `prev_head_hash`
+ * for the insert below, which rebuilds the same chain per event.
+ */
+function claimSql(expected: ExpectedVersion, eventCount: number): string {
+  const head = (previous: string, base: string) => payloadChainHeadSql(previous, base, eventCount);
   if (expected === 'any') {
-    return `insert into es_streams (stream_id, version) select $1, $2 from ${STREAM_LOCK}
-            on conflict (stream_id) do update set version = es_streams.version + $2 returning version`;
+    return `insert into es_streams (stream_id, version, head_hash, prev_head_hash)
+            select $1, $2, ${head('null', '0')}, null from ${STREAM_LOCK}
+            on conflict (stream_id) do update set version = es_streams.version + $2,
+              head_hash = ${head('es_streams.head_hash', 'es_streams.version')},
+              prev_head_hash = es_streams.head_hash
+            returning version, prev_head_hash, head_hash`;
   }
   if (expected === 'no_stream' || expected === 0) {
-    return `insert into es_streams (stream_id, version) select $1, $2 from ${STREAM_LOCK}
-            on conflict (stream_id) do nothing returning version`;
+    return `insert into es_streams (stream_id, version, head_hash, prev_head_hash)
+            select $1, $2, ${head('null', '0')}, null from ${STREAM_LOCK}
+            on conflict (stream_id) do nothing returning version, prev_head_hash, head_hash`;
   }
-  return `update es_streams s set version = s.version + $2 from ${STREAM_LOCK}
-          where s.stream_id = $1 and s.version = $4 returning s.version`;
+  return `update es_streams s set version = s.version + $2, head_hash = ${head('s.head_hash', 's.version')},
+            prev_head_hash = s.head_hash
+          from ${STREAM_LOCK}
+          where s.stream_id = $1 and s.version = $4 returning s.version, s.prev_head_hash, s.head_hash`;
+}
+
+/**
+ * The events of one append with their hashes: a single event's hash is the claim's new head;
+ * several are chained again from the claim's previous head (same expression, same result).
+ */
+function chainedEventsSql(eventCount: number): string {
+  if (eventCount === 1) {
+    return `chained(e, ord, hash) as (select $3::jsonb->0, 1::bigint, (select head_hash from claim))`;
+  }
+  return `ev as (select e, ord from jsonb_array_elements($3::jsonb) with ordinality as t(e, ord)),
+       chain(ord, hash) as (
+         select 0::bigint, coalesce((select prev_head_hash from claim), ${GENESIS_HASH_SQL})
+         union all
+         select ev.ord, sha256(chain.hash || ${payloadEventSql('(select version from claim) - $2 + ev.ord::int')})
+         from chain join ev on ev.ord = chain.ord + 1
+       ),
+       chained(e, ord, hash) as (select ev.e, ev.ord, chain.hash from ev join chain on chain.ord = ev.ord)`;
 }
 
 /**
@@ -83,6 +119,8 @@ export class PostgresEventStore implements EventStore {
 
   static async create(db: SqlDatabase): Promise<PostgresEventStore> {
     await db.exec(EVENT_STORE_SCHEMA);
+    const { rows } = await db.query<{ needed: boolean }>(CHAIN_BACKFILL_NEEDED);
+    if (rows[0]?.needed) await db.exec(CHAIN_BACKFILL);
     return new PostgresEventStore(db);
   }
 
@@ -147,13 +185,17 @@ export class PostgresEventStore implements EventStore {
     const params: unknown[] = [write.streamId, count, payload];
     if (numericExpected) params.push(write.expectedVersion);
     const { rows } = await executor.query<{ version: number | null; xid: string | null; seq: string | null }>(
-      `with claim as (${claimSql(write.expectedVersion)}),
+      `with recursive claim as (${claimSql(write.expectedVersion, count)}),
+       ${chainedEventsSql(count)},
        inserted as (
-         insert into es_events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
-         select (e->>'id')::uuid, $1, (select version from claim) - $2 + t.ord::int, e->>'type', (e->>'v')::int,
-                e->'data', e->'meta'
-         from jsonb_array_elements($3::jsonb) with ordinality as t(e, ord)
+         insert into es_events (event_id, stream_id, stream_version, type, schema_version, data, metadata,
+                                created_at, hash)
+         select (c.e->>'id')::uuid, $1, (select version from claim) - $2 + c.ord::int, c.e->>'type',
+                (c.e->>'v')::int, c.e->'data', c.e->'meta', now(), c.hash
+         from chained c
          where exists (select 1 from claim)
+         -- seq follows the row order: without it the join may hand version 3 a smaller seq than version 2.
+         order by c.ord
          returning xid, seq
        )
        select (select version from claim) as version, (select max(xid::text) from inserted) as xid,

@@ -17,7 +17,13 @@ interface ClaimedDelivery {
   round_attempts: number;
   next_trigger: 'automatic' | 'manual';
   next_requested_by: string | null;
+  transaction_id: string;
+  /** The request id recorded on the transaction's first event: it follows the transaction into the callback. */
+  request_id: string | null;
 }
+
+/** Echoed to the receiver only when it is a plain token (it came from a caller's header). */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 /** In-flight deliveries get this long to finish when the worker stops; then they are aborted. */
 const STOP_GRACE_MS = 1_000;
@@ -121,7 +127,9 @@ export class DeliveryWorker {
            for update skip locked)
          and d.state = 'pending'
        returning d.delivery_id::text, d.provider_id, d.target_url, d.body, d.round_attempts, d.next_trigger,
-         d.next_requested_by`,
+         d.next_requested_by, d.transaction_id::text,
+         (select e.metadata->>'requestId' from es_events e
+           where e.stream_id = 'txn-' || d.transaction_id::text and e.stream_version = 1) as request_id`,
       [this.owner, this.settings.leaseMs, limit],
     );
     return rows;
@@ -178,6 +186,9 @@ export class DeliveryWorker {
           'webhook-id': delivery.delivery_id,
           'webhook-timestamp': String(timestamp),
           'webhook-signature': standardWebhookSignature(secret, delivery.delivery_id, timestamp, delivery.body),
+          ...(delivery.request_id && SANE_REQUEST_ID.test(delivery.request_id)
+            ? { 'x-request-id': delivery.request_id }
+            : {}),
         },
         body: delivery.body,
         timeoutMs: this.settings.requestTimeoutMs,
@@ -247,6 +258,17 @@ export class DeliveryWorker {
        returning attempt_no`,
       [delivery.delivery_id, this.owner, state, aborted, delayMs, success, ...attempt],
     );
+    this.logger.log({
+      msg: 'callback attempt',
+      ...(delivery.request_id ? { requestId: delivery.request_id } : {}),
+      deliveryId: delivery.delivery_id,
+      transactionId: delivery.transaction_id,
+      trigger: delivery.next_trigger,
+      outcome: result.outcome,
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      next: rows.length > 0 ? state : 'lease_lost',
+    });
     if (rows.length > 0) return;
     // Our lease was taken over (this worker stalled longer than the lease): the attempt still happened.
     this.logger.warn(`callback ${delivery.delivery_id}: lease lost before the attempt was recorded`);

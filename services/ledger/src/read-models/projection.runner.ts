@@ -41,7 +41,20 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
       owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
       mode: 'transactional',
       idlePollMs: 200,
-      handle: (events, tx) => projectEvents(tx, events),
+      handle: async (events, tx) => {
+        await projectEvents(tx, events);
+        // One debug line per transaction event, with the request id it was appended under (ops follow a transaction).
+        for (const event of events) {
+          if (!event.streamId.startsWith('txn-')) continue;
+          this.logger.debug({
+            msg: 'event projected',
+            ...(typeof event.metadata.requestId === 'string' ? { requestId: event.metadata.requestId } : {}),
+            streamId: event.streamId,
+            version: event.streamVersion,
+            type: event.type,
+          });
+        }
+      },
       onError: (error) => this.logger.error(`projection batch failed, will retry: ${String(error)}`),
     });
   }

@@ -129,7 +129,7 @@ async function projectTransaction(tx: SqlExecutor, event: RecordedEvent): Promis
          'transactionId', transaction_id::text, 'number', number, 'type', type, 'state', state,
          'merchantId', merchant_id, 'providerId', provider_id, 'infrastructureId', infrastructure_id, 'form', form,
          'externalId', external_id, 'amountKurus', amount_kurus::text, 'originalAmountKurus', original_amount_kurus::text,
-         'feeKurus', fee_kurus::text, 'customer', customer, 'echo', '{}'::jsonb,
+         'feeKurus', fee_kurus::text, 'customer', customer, 'assignee', assignee, 'reason', reason, 'echo', '{}'::jsonb,
          'createdAt', created_at, 'updatedAt', updated_at)) as snapshot
        from rm_transactions where transaction_id = $1`,
       [transactionId],

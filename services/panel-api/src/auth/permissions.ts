@@ -12,6 +12,7 @@ export const PERMISSIONS = {
   'transactions.create': 'Create transactions from the panel',
   'merchants.view': 'See merchants (dealers)',
   'merchants.manage': 'Create, change, toggle and delete merchants',
+  'statements.view': 'See merchant account statements (ledger entries and balances, JSON and CSV)',
   'providers.view': 'See providers (API clients)',
   'providers.manage': 'Create, change and delete providers; rotate keys',
   'providers.reveal_secret': 'Reveal a provider API secret',

@@ -52,6 +52,16 @@ export function toPanelTransaction(view: TransactionView | PanelTransactionRecor
   };
 }
 
+/**
+ * Event data the panel never shows: the payment token is the customer's bearer capability for the
+ * payment page, and the request fingerprint is an idempotency digest of the merchant's request.
+ */
+const HIDDEN_EVENT_FIELDS: ReadonlySet<string> = new Set(['paymentToken', 'requestFingerprint']);
+
 export function toPanelTransactionDetail(found: PanelTransactionFound): PanelTransactionDetail {
-  return { ...toPanelTransaction(found.view), history: found.history ?? [] };
+  const history = (found.history ?? []).map((event) => ({
+    ...event,
+    data: Object.fromEntries(Object.entries(event.data).filter(([field]) => !HIDDEN_EVENT_FIELDS.has(field))),
+  }));
+  return { ...toPanelTransaction(found.view), history };
 }

@@ -1,0 +1,22 @@
+# One image for every transfergate process; the command picks the service:
+#   node services/<name>/dist/main.js    (gateway-api, ledger, panel-api, callback-dispatcher, webhook-ingest)
+#   node apps/all-in-one/dist/main.js    (everything in one process, the default)
+#   node apps/all-in-one/dist/provision-main.js --bootstrap file.json   (distributed provisioning)
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY libs libs
+COPY services services
+COPY apps apps
+COPY nx.json tsconfig.json .swcrc ./
+RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=node:node /app /app
+# The image's non-root user (uid 1000); Kubernetes enforces it with runAsNonRoot.
+USER 1000:1000
+EXPOSE 3000 8080 8081 8082 8083 8084
+CMD ["node", "apps/all-in-one/dist/main.js"]

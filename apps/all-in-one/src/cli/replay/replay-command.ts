@@ -1,0 +1,222 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { kurusToDecimalString } from '@transfergate/contracts';
+import { openPglite, openPostgres, type SqlDatabase } from '@transfergate/event-store';
+import {
+  REPLAY_PROJECTORS,
+  ReplayUsageError,
+  replayLedger,
+  type ReplayProjector,
+  type ReplayReport,
+  type ReplayUntil,
+} from '@transfergate/ledger';
+
+/** Exit codes of `transfergate replay` (README "Replay and audit"); with several failures the lowest wins. */
+export const REPLAY_EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  chainBroken: 3,
+  readModelsDiffer: 4,
+  invariantViolated: 5,
+} as const;
+
+export class ReplayCliError extends Error {}
+
+export interface ReplayCliOptions {
+  until?: ReplayUntil;
+  merchant?: string;
+  json: boolean;
+  schema?: string;
+  progress: boolean;
+  projector: ReplayProjector;
+}
+
+const USAGE = `usage: transfergate replay [--until <ISO time|xid:seq|seq>] [--merchant <id|name>] [--json] [--schema <name>] [--no-progress]
+                          [--projector memory|sql]
+  Reads the event store of DATABASE_URL (schema: --schema or DATABASE_SCHEMA) or the PGlite data in
+  DATA_DIR (default ./data; stop the server first, PGlite serves one process), rebuilds the read
+  models into a scratch schema, verifies the hash chains, compares with the live read models and checks
+  the ledger invariants. Exit 0 when all hold; 3 broken chain, 4 read models differ, 5 invariant violated,
+  2 usage, 1 failure. --projector sql rebuilds with the live projector event by event (slow; the
+  reference the default in-memory projection is checked against).`;
+
+export function parseReplayArgs(args: string[]): ReplayCliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        until: { type: 'string' },
+        merchant: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        schema: { type: 'string' },
+        'no-progress': { type: 'boolean', default: false },
+        projector: { type: 'string', default: 'memory' },
+        help: { type: 'boolean', default: false },
+      },
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new ReplayCliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  if (values.help) throw new ReplayCliError(USAGE);
+  const projector = values.projector as ReplayProjector;
+  if (!REPLAY_PROJECTORS.includes(projector)) {
+    throw new ReplayCliError(`--projector must be ${REPLAY_PROJECTORS.join(' or ')} (got "${values.projector}")`);
+  }
+  return {
+    ...(values.until !== undefined ? { until: parseUntil(values.until) } : {}),
+    ...(values.merchant !== undefined ? { merchant: values.merchant } : {}),
+    ...(values.schema !== undefined ? { schema: values.schema } : {}),
+    json: values.json,
+    progress: !values['no-progress'],
+    projector,
+  };
+}
+
+function parseUntil(text: string): ReplayUntil {
+  const pair = /^(\d{1,20}):(\d{1,20})$/.exec(text);
+  if (pair) return { kind: 'position', position: { commitXid: pair[1]!, seq: pair[2]! } };
+  if (/^\d{1,20}$/.test(text)) return { kind: 'position', position: { commitXid: '', seq: text } };
+  if (/^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text))) {
+    return { kind: 'time', at: new Date(text).toISOString() };
+  }
+  throw new ReplayCliError(`--until must be an ISO timestamp, a position xid:seq or a seq (got "${text}")`);
+}
+
+/** The store `npm start` would use: DATABASE_URL, else the PGlite data under DATA_DIR. */
+async function openConfiguredStore(env: NodeJS.ProcessEnv, schema: string | undefined): Promise<SqlDatabase> {
+  const url = env.DATABASE_URL;
+  if (url) {
+    if (!/^postgres(ql)?:\/\/.+/.test(url)) throw new ReplayCliError('DATABASE_URL must be a postgres:// URL');
+    return openPostgres({ url, poolSize: 4, ...(schema ? { schema } : {}) });
+  }
+  if (schema) throw new ReplayCliError('--schema needs DATABASE_URL (PGlite has one schema)');
+  const dataDir = join(resolve(env.DATA_DIR || './data'), 'pgdata');
+  // PGlite would happily create an empty database: refuse instead of "verifying" nothing.
+  if (!existsSync(dataDir)) throw new ReplayCliError(`no PGlite data at ${dataDir} (set DATA_DIR or DATABASE_URL)`);
+  return openPglite(dataDir);
+}
+
+export function exitCodeOf(report: ReplayReport): number {
+  if (report.chain.brokenCount > 0) return REPLAY_EXIT.chainBroken;
+  if (!report.comparison.skipped && report.comparison.differences.length > 0) return REPLAY_EXIT.readModelsDiffer;
+  if (report.invariants.length > 0) return REPLAY_EXIT.invariantViolated;
+  return REPLAY_EXIT.ok;
+}
+
+const position = (p: { commitXid: string; seq: string }) => `${p.commitXid}:${p.seq}`;
+const money = (kurus: string) => `${kurusToDecimalString(BigInt(kurus))} TRY`;
+const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+export function formatReport(report: ReplayReport): string {
+  const lines: string[] = [];
+  const e = report.events;
+  lines.push(
+    `replay: ${e.read} events read, ${e.projected} projected in ${e.seconds.toFixed(2)} s (${e.perSecond} events/s), ` +
+      `${report.store.engine} schema ${report.store.schema}, ${report.projector} projector, up to ${position(report.replayedUntil)}` +
+      (report.merchant ? `, merchant ${report.merchant.name} (${report.merchant.merchantId})` : ''),
+  );
+  const c = report.chain;
+  if (c.brokenCount === 0) lines.push(`hash chains: ok (${c.eventsChecked} events)`);
+  else {
+    lines.push(`hash chains: BROKEN (${c.brokenCount} links)`);
+    for (const b of c.broken) {
+      lines.push(
+        `  ${b.reason} stream ${b.streamId} version ${b.streamVersion} position ${position(b.position)}` +
+          `${b.eventId ? ` event ${b.eventId}` : ''}: expected ${b.expected}, stored ${b.actual}`,
+      );
+    }
+  }
+  if (report.comparison.skipped) lines.push(`read models: comparison skipped (${report.comparison.reason})`);
+  else {
+    const d = report.comparison;
+    lines.push(
+      `read models: ${d.tablesCompared.length} tables, ${d.rowsCompared} rows compared, ${d.differences.length} differences` +
+        (d.truncated ? ' (truncated)' : ''),
+    );
+    for (const x of d.differences) {
+      lines.push(`  ${x.table} [${x.key}] ${x.column}: live ${shown(x.live)} ≠ rebuilt ${shown(x.rebuilt)}`);
+    }
+  }
+  if (report.invariants.length === 0) lines.push('invariants: ok');
+  else {
+    lines.push(`invariants: ${report.invariants.length} violated`);
+    for (const v of report.invariants) lines.push(`  ${v.invariant} ${v.subject}: ${v.detail}`);
+  }
+  lines.push(`balances${report.until ? ` as of ${position(report.replayedUntil)}` : ''}:`);
+  for (const b of report.balances) {
+    lines.push(
+      `  ${b.name} (${b.merchantId}): posted ${money(b.postedKurus)}, reserved ${money(b.pendingDebitsKurus)}, available ${money(b.availableKurus)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** `transfergate replay …`: answers the exit code; the caller exits with it. */
+export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let options: ReplayCliOptions;
+  try {
+    options = parseReplayArgs(args);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return REPLAY_EXIT.usage;
+  }
+  let db: SqlDatabase | undefined;
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: 'replay [{bar}] {percentage}% | {value}/{total} events | {speed} events/s | ETA {eta_formatted}',
+      etaBuffer: 50,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let barStarted = false;
+  const startedMs = Date.now();
+  // Ctrl-C stops after the current batch, so the scratch schema is still dropped.
+  const abort = new AbortController();
+  const interrupt = () => abort.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    db = await openConfiguredStore(env, options.schema ?? (env.DATABASE_SCHEMA || undefined));
+    const { rows } = await db.query<{ present: boolean }>(`select to_regclass('es_events') is not null as present`);
+    if (!rows[0]?.present) throw new ReplayCliError('no event store (es_events) in this database');
+    const report = await replayLedger({
+      db,
+      projector: options.projector,
+      ...(options.until ? { until: options.until } : {}),
+      ...(options.merchant ? { merchant: options.merchant } : {}),
+      signal: abort.signal,
+      onProgress: ({ eventsRead, eventsTotal }) => {
+        if (!options.progress) return;
+        const speed = Math.round(eventsRead / Math.max(0.001, (Date.now() - startedMs) / 1000));
+        if (!barStarted) {
+          bar.start(eventsTotal, 0, { speed });
+          barStarted = true;
+        }
+        bar.update(eventsRead, { speed });
+      },
+    });
+    if (barStarted) bar.stop();
+    if (options.json) process.stdout.write(`${JSON.stringify({ ...report, exitCode: exitCodeOf(report) })}\n`);
+    else console.log(formatReport(report));
+    return exitCodeOf(report);
+  } catch (error) {
+    if (barStarted) bar.stop();
+    if (error instanceof ReplayCliError || error instanceof ReplayUsageError) {
+      console.error(`replay: ${error.message}`);
+      return REPLAY_EXIT.usage;
+    }
+    console.error(`replay failed: ${error instanceof Error ? error.message : String(error)}`);
+    return REPLAY_EXIT.failed;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    await db?.close().catch(() => undefined);
+  }
+}

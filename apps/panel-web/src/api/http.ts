@@ -1,0 +1,91 @@
+import { HttpError } from 'react-admin';
+import { clearSession, readSession, saveSession } from './session';
+
+export interface PanelFetchInit {
+  method?: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+}
+
+/** The panel API's one error shape: `{ success: false, message, errorCode, details? }`. */
+interface ApiErrorBody {
+  message?: unknown;
+  errorCode?: unknown;
+}
+
+/** Concurrent 401s share one refresh: the refresh token rotates, a second use would be "reused". */
+let refreshing: Promise<boolean> | null = null;
+
+async function refreshOnce(): Promise<boolean> {
+  refreshing ??= (async () => {
+    const session = readSession();
+    if (!session) return false;
+    const response = await fetch('/api/auth/refresh', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refreshToken: session.refreshToken }),
+    });
+    if (!response.ok) {
+      clearSession();
+      return false;
+    }
+    const tokens = (await response.json()) as { accessToken: string; refreshToken: string };
+    saveSession(tokens);
+    return true;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function urlOf(path: string, query: PanelFetchInit['query']): string {
+  if (!path.startsWith('/')) throw new Error(`panelFetch wants an absolute API path, got ${path}`);
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+async function send(url: string, init: PanelFetchInit): Promise<Response> {
+  const session = readSession();
+  const hasBody = init.body !== undefined;
+  return fetch(url, {
+    method: init.method ?? (hasBody ? 'POST' : 'GET'),
+    headers: {
+      accept: 'application/json',
+      ...(hasBody ? { 'content-type': 'application/json' } : {}),
+      ...(session ? { authorization: `Bearer ${session.accessToken}` } : {}),
+    },
+    ...(hasBody ? { body: JSON.stringify(init.body) } : {}),
+  });
+}
+
+/**
+ * Calls the panel API with the operator's access token. On a 401 it refreshes the token once and
+ * retries; any other non-2xx becomes react-admin's HttpError with the API's message, so
+ * notifications show what the server said.
+ */
+export async function panelFetch<T>(path: string, init: PanelFetchInit = {}): Promise<T> {
+  const url = urlOf(path, init.query);
+  let response = await send(url, init);
+  if (response.status === 401 && readSession() && (await refreshOnce())) response = await send(url, init);
+  const text = await response.text();
+  let body: unknown = undefined;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (!response.ok) {
+    const message =
+      typeof body === 'object' && body !== null && typeof (body as ApiErrorBody).message === 'string'
+        ? ((body as ApiErrorBody).message as string)
+        : response.statusText || `HTTP ${response.status}`;
+    throw new HttpError(message, response.status, body);
+  }
+  return body as T;
+}

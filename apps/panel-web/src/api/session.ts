@@ -1,0 +1,27 @@
+/**
+ * The operator's session tokens. sessionStorage (not localStorage): the session dies with the tab,
+ * and a second tab asks for a login of its own instead of sharing a refresh token that rotates.
+ */
+const ACCESS_KEY = 'tg.accessToken';
+const REFRESH_KEY = 'tg.refreshToken';
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export function readSession(): SessionTokens | null {
+  const accessToken = sessionStorage.getItem(ACCESS_KEY);
+  const refreshToken = sessionStorage.getItem(REFRESH_KEY);
+  return accessToken && refreshToken ? { accessToken, refreshToken } : null;
+}
+
+export function saveSession(tokens: SessionTokens): void {
+  sessionStorage.setItem(ACCESS_KEY, tokens.accessToken);
+  sessionStorage.setItem(REFRESH_KEY, tokens.refreshToken);
+}
+
+export function clearSession(): void {
+  sessionStorage.removeItem(ACCESS_KEY);
+  sessionStorage.removeItem(REFRESH_KEY);
+}

@@ -1,0 +1,88 @@
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import { lazy, Suspense } from 'react';
+import { Admin, CustomRoutes, Loading, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { dataProvider } from './api/data-provider';
+import { authProvider } from './auth/auth-provider';
+import { LoginPage } from './auth/login-page';
+import { TwoFactorSetup } from './auth/two-factor-setup';
+import { i18nProvider } from './i18n/i18n-provider';
+import { PanelLayout } from './layout/panel-layout';
+import { resources as logResources, viewPermissions as logViewPermissions } from './resources/logs/index';
+import { resources as recordResources, viewPermissions as recordViewPermissions } from './resources/records/index';
+import { TransactionQueue } from './resources/transactions/transaction-queue';
+import { TransactionShow } from './resources/transactions/transaction-show';
+import type { PanelResource } from './resources/types';
+import { can } from './auth/auth-provider';
+
+/** The chart library is the bulk of the dashboard: loaded when the dashboard is first shown. */
+const LazyDashboard = lazy(() => import('./dashboard/dashboard').then((module) => ({ default: module.Dashboard })));
+const Dashboard = () => (
+  <Suspense fallback={<Loading />}>
+    <LazyDashboard />
+  </Suspense>
+);
+
+const DepositQueue = () => <TransactionQueue type="deposit" />;
+const WithdrawalQueue = () => <TransactionQueue type="withdrawal" />;
+
+const VIEW_PERMISSIONS: Record<string, string> = { ...recordViewPermissions, ...logViewPermissions };
+
+/** A screen is in the menu only when the operator may read it (unknown screens are left out: fail closed). */
+function visibleResources(resources: PanelResource[], permissions: unknown) {
+  return resources
+    .filter((resource) => {
+      const needed = VIEW_PERMISSIONS[resource.name];
+      return needed !== undefined && can(permissions, needed);
+    })
+    .map((resource) => <Resource key={resource.name} {...resource} />);
+}
+
+/**
+ * The operator panel. Resources an operator cannot see are left out of the menu (the API refuses
+ * them anyway); the records and log screens come from their own modules.
+ */
+export function App() {
+  return (
+    <Admin
+      title="transfergate"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      loginPage={LoginPage}
+      dashboard={Dashboard}
+      layout={PanelLayout}
+      requireAuth
+      disableTelemetry
+    >
+      {(permissions: unknown) => [
+        can(permissions, 'transactions.view') ? (
+          <Resource
+            key="deposits"
+            name="deposits"
+            list={DepositQueue}
+            show={TransactionShow}
+            icon={ArrowDownwardIcon}
+            options={{ label: 'tg.tx.deposits' }}
+          />
+        ) : null,
+        can(permissions, 'transactions.view') ? (
+          <Resource
+            key="withdrawals"
+            name="withdrawals"
+            list={WithdrawalQueue}
+            show={TransactionShow}
+            icon={ArrowUpwardIcon}
+            options={{ label: 'tg.tx.withdrawals' }}
+          />
+        ) : null,
+        ...visibleResources(recordResources, permissions),
+        ...visibleResources(logResources, permissions),
+        <CustomRoutes key="custom">
+          <Route path="/two-factor" element={<TwoFactorSetup />} />
+        </CustomRoutes>,
+      ]}
+    </Admin>
+  );
+}

@@ -1,0 +1,67 @@
+import { HttpError } from 'react-admin';
+import { panelFetch } from '../api/http';
+import { clearSession, saveSession, type SessionTokens } from '../api/session';
+
+/** GET /api/auth/me. */
+export interface Me {
+  id: string;
+  username: string;
+  role: string;
+  permissions: string[];
+  twoFactorEnabled: boolean;
+}
+
+export type PasswordStep = { kind: 'tokens'; tokens: SessionTokens } | { kind: 'challenge'; challengeToken: string };
+
+async function postAnonymous<T>(path: string, body: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    throw new HttpError(typeof json.message === 'string' ? json.message : response.statusText, response.status, json);
+  }
+  return json as T;
+}
+
+/** Step 1: username + password. Answers tokens, or a challenge when the operator has 2FA. */
+export async function loginWithPassword(username: string, password: string): Promise<PasswordStep> {
+  const answer = await postAnonymous<Record<string, unknown>>('/api/auth/login', { username, password });
+  if (answer.twoFactorRequired === true && typeof answer.challengeToken === 'string') {
+    return { kind: 'challenge', challengeToken: answer.challengeToken };
+  }
+  return { kind: 'tokens', tokens: answer as unknown as SessionTokens };
+}
+
+/** Step 2 (2FA): the challenge and a TOTP code. */
+export async function verifyTwoFactor(challengeToken: string, code: string): Promise<SessionTokens> {
+  return postAnonymous<SessionTokens>('/api/auth/2fa/verify', { challengeToken, code });
+}
+
+let me: Promise<Me> | null = null;
+
+/** The signed-in operator, fetched once per session (permissions change only with a new login). */
+export function currentOperator(): Promise<Me> {
+  me ??= panelFetch<Me>('/api/auth/me').catch((error: unknown) => {
+    me = null;
+    throw error;
+  });
+  return me;
+}
+
+export function openSession(tokens: SessionTokens): void {
+  saveSession(tokens);
+  me = null;
+}
+
+export async function closeSession(): Promise<void> {
+  try {
+    await panelFetch('/api/auth/logout', { method: 'POST', body: {} });
+  } catch {
+    // Logging out must work with an expired or revoked session too.
+  }
+  clearSession();
+  me = null;
+}

@@ -1,0 +1,140 @@
+import SettingsIcon from '@mui/icons-material/Settings';
+import { Alert, Box } from '@mui/material';
+import {
+  BooleanInput,
+  Edit,
+  Labeled,
+  NumberInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  maxValue,
+  minValue,
+  required,
+  useRecordContext,
+  type DataProvider,
+  type RaRecord,
+} from 'react-admin';
+import { panelFetch } from '../../api/http';
+import { DateTimeField } from './shared/fields';
+import { RecordFormToolbar } from './shared/toolbars';
+
+/** One record (id "api"): /panel/settings/api is a singleton. */
+export const API_SETTINGS_ID = 'api';
+
+export interface ApiSettings extends RaRecord<string> {
+  testAuthEnabled: boolean;
+  payment_page_url: string;
+  depositTtlMinutes: number;
+  callbackRetryScheduleSeconds: number[] | string;
+  rateLimitPerMinute: number;
+  stored: boolean;
+  updatedAt: string | null;
+  updatedBy: string | null;
+  notes: string[];
+}
+
+/** The retry schedule edits as "0, 5, 300": seconds before each attempt. */
+const scheduleFormat = (value: unknown) =>
+  Array.isArray(value) ? value.join(', ') : typeof value === 'string' ? value : '';
+
+function scheduleValue(value: unknown): number[] | undefined {
+  if (Array.isArray(value)) return value.map(Number);
+  if (typeof value !== 'string') return undefined;
+  return value
+    .split(/[\s,;]+/)
+    .filter((part) => part.length > 0)
+    .map(Number);
+}
+
+function validSchedule(value: unknown) {
+  const seconds = scheduleValue(value);
+  const ok =
+    seconds !== undefined &&
+    seconds.length >= 1 &&
+    seconds.length <= 20 &&
+    seconds.every((s) => Number.isInteger(s) && s >= 0 && s <= 86_400);
+  return ok ? undefined : 'records.settings.schedule_invalid';
+}
+
+const read = async () => ({ ...(await panelFetch<ApiSettings>('/panel/settings/api')), id: API_SETTINGS_ID });
+
+export const apiSettingsDataProvider: Partial<DataProvider> = {
+  getOne: async () => ({ data: await read() }) as never,
+  getList: async () => ({ data: [await read()], total: 1 }) as never,
+  update: async (_resource, params) => {
+    const data = params.data as Partial<ApiSettings>;
+    const body = {
+      testAuthEnabled: data.testAuthEnabled,
+      payment_page_url: data.payment_page_url || undefined,
+      depositTtlMinutes: data.depositTtlMinutes,
+      callbackRetryScheduleSeconds: scheduleValue(data.callbackRetryScheduleSeconds),
+      rateLimitPerMinute: data.rateLimitPerMinute,
+    };
+    const answer = await panelFetch<ApiSettings>('/panel/settings/api', { body });
+    return { data: { ...answer, id: API_SETTINGS_ID } } as never;
+  },
+};
+
+function Notes() {
+  const record = useRecordContext<ApiSettings>();
+  if (!record?.notes?.length) return null;
+  return (
+    <Box sx={{ mb: 2 }}>
+      {record.notes.map((note) => (
+        <Alert key={note} severity="info" sx={{ mb: 1 }}>
+          {note}
+        </Alert>
+      ))}
+    </Box>
+  );
+}
+
+/** The settings screen is the resource's list page: there is exactly one record. */
+export function ApiSettingsPage() {
+  return (
+    <Edit
+      resource="api-settings"
+      id={API_SETTINGS_ID}
+      title="resources.api-settings.name"
+      mutationMode="pessimistic"
+      redirect={false}
+      actions={false}
+    >
+      <SimpleForm toolbar={<RecordFormToolbar manage="settings.manage" />}>
+        <Notes />
+        <Box sx={{ display: 'flex', gap: 4, mb: 1 }}>
+          <Labeled label="resources.api-settings.fields.updatedAt">
+            <DateTimeField source="updatedAt" />
+          </Labeled>
+          <Labeled label="resources.api-settings.fields.updatedBy">
+            <TextField source="updatedBy" emptyText="—" />
+          </Labeled>
+        </Box>
+        <BooleanInput source="testAuthEnabled" helperText="records.settings.test_auth_help" />
+        <TextInput source="payment_page_url" type="url" fullWidth helperText="records.settings.payment_page_help" />
+        <NumberInput source="depositTtlMinutes" validate={[required(), minValue(1), maxValue(1440)]} step={1} />
+        <TextInput
+          source="callbackRetryScheduleSeconds"
+          format={scheduleFormat}
+          validate={validSchedule}
+          fullWidth
+          helperText="records.settings.schedule_help"
+        />
+        <NumberInput
+          source="rateLimitPerMinute"
+          validate={[required(), minValue(0), maxValue(1_000_000)]}
+          step={1}
+          helperText="records.settings.rate_limit_help"
+        />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+export const apiSettingsResource = {
+  name: 'api-settings',
+  list: ApiSettingsPage,
+  icon: SettingsIcon,
+  options: { label: 'resources.api-settings.name' },
+};

@@ -1,0 +1,123 @@
+import {
+  ChainVerifier,
+  headMismatch,
+  recordedAtSql,
+  type AuditedEvent,
+  type BrokenLink,
+} from '../store/event-chain.js';
+import { MAX_READ_BATCH, START, type GlobalPosition } from '../store/event-store.js';
+import type { SqlExecutor } from '../sql/sql-database.js';
+
+/**
+ * Reads the stored events for an audit (the replay): every hashed field as the database prints it,
+ * plus the parsed payload for the projector. Key-set pages in global order, bounded above by `until`
+ * (inclusive) so a replay reads one fixed prefix of the store even while writers go on.
+ */
+export interface AuditRow extends AuditedEvent {
+  type: string;
+  /** Millisecond ISO time, as RecordedEvent.createdAt has it. */
+  createdAt: string;
+}
+
+interface Row {
+  seq: string;
+  xid: string;
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: string;
+  metadata: string;
+  at_us: string;
+  hash: string | null;
+}
+
+/**
+ * The newest committed event, not limited by the oldest running transaction (on a shared server
+ * any other schema's transaction holds that back). An event still in flight below it is simply not
+ * part of this audit; verifyHeads tells such streams apart from streams that lost events.
+ */
+export async function auditHead(db: SqlExecutor): Promise<GlobalPosition> {
+  const { rows } = await db.query<{ xid: string; seq: string }>(
+    `select xid::text as xid, seq::text as seq from es_events order by es_events.xid desc, es_events.seq desc limit 1`,
+  );
+  return rows[0] ? { commitXid: rows[0].xid, seq: rows[0].seq } : START;
+}
+
+/**
+ * After a full pass: the recorded stream heads against what the verifier saw. A stream recorded
+ * ahead of what was read is fine when its later events exist (written after the read) and broken
+ * when they are gone (a deleted tail).
+ */
+export async function verifyHeads(db: SqlExecutor, verifier: ChainVerifier, maxChecks = 10_000): Promise<BrokenLink[]> {
+  const { broken, unseen } = verifier.checkHeads(await readStreamHeads(db));
+  for (const u of unseen.slice(0, maxChecks)) {
+    const { rows } = await db.query<{ n: number }>(
+      `select count(*)::int as n from es_events where stream_id = $1 and stream_version > $2 and stream_version <= $3`,
+      [u.streamId, u.seenVersion, u.recordedVersion],
+    );
+    if (rows[0]!.n !== u.recordedVersion - u.seenVersion) {
+      broken.push(
+        headMismatch(
+          u.streamId,
+          u.recordedVersion,
+          `versions ${u.seenVersion + 1}..${u.recordedVersion} stored`,
+          u.seenVersion,
+          null,
+        ),
+      );
+    }
+  }
+  return broken;
+}
+
+export async function countEvents(db: SqlExecutor, until: GlobalPosition): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `select count(*)::text as n from es_events where (xid, seq) <= ($1::text::xid8, $2::bigint)`,
+    [until.commitXid, until.seq],
+  );
+  return Number(rows[0]!.n);
+}
+
+export async function readAuditBatch(
+  db: SqlExecutor,
+  after: GlobalPosition,
+  until: GlobalPosition,
+  limit: number,
+): Promise<AuditRow[]> {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_READ_BATCH) {
+    throw new RangeError(`audit batch must be 1..${MAX_READ_BATCH}, got ${limit}`);
+  }
+  const { rows } = await db.query<Row>(
+    `select seq::text as seq, xid::text as xid, event_id::text as event_id, stream_id, stream_version, type,
+            schema_version, data::text as data, metadata::text as metadata, ${recordedAtSql('created_at')} as at_us,
+            encode(hash, 'hex') as hash
+     from es_events
+     where (xid, seq) > ($1::text::xid8, $2::bigint) and (xid, seq) <= ($3::text::xid8, $4::bigint)
+     order by es_events.xid, es_events.seq limit $5`,
+    [after.commitXid, after.seq, until.commitXid, until.seq, limit],
+  );
+  return rows.map((r) => ({
+    position: { commitXid: r.xid, seq: r.seq },
+    eventId: r.event_id,
+    streamId: r.stream_id,
+    streamVersion: r.stream_version,
+    type: r.type,
+    schemaVersion: r.schema_version,
+    dataText: r.data,
+    metadataText: r.metadata,
+    recordedAtUs: r.at_us,
+    createdAt: `${r.at_us.slice(0, 23)}Z`,
+    hash: r.hash,
+  }));
+}
+
+export async function readStreamHeads(
+  db: SqlExecutor,
+): Promise<Array<{ streamId: string; version: number; headHash: string | null }>> {
+  const { rows } = await db.query<{ stream_id: string; version: number; head: string | null }>(
+    `select stream_id, version, encode(head_hash, 'hex') as head from es_streams`,
+  );
+  return rows.map((r) => ({ streamId: r.stream_id, version: r.version, headHash: r.head }));
+}

@@ -1,0 +1,2 @@
+export * from './kurrentdb-event-store.js';
+export * from './kurrentdb-consumer.js';

@@ -1,0 +1,240 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Tamper evidence: every stored event carries `hash` = SHA-256(previous hash of its stream ‖ the
+ * event's canonical encoding). The first event of a stream chains from GENESIS_HASH. The append
+ * computes it in SQL (one statement, see postgres-event-store.ts); the replay recomputes it here in
+ * JS from the stored columns, so the encoding below is the single definition both must follow.
+ *
+ * Canonical encoding (UTF-8 text, fields separated by "\n"):
+ *   tg-event/1
+ *   <byte length of stream id>:<stream id>
+ *   <stream version>
+ *   <byte length of type>:<type>
+ *   <schema version>
+ *   <event id, lower-case UUID>
+ *   <recorded time, UTC, microseconds: 2026-11-21T07:01:16.123456Z>
+ *   <byte length of data>:<data as PostgreSQL prints jsonb>
+ *   <metadata as PostgreSQL prints jsonb>
+ * Text fields are length-prefixed so no choice of stream id or type can shift a field boundary.
+ * jsonb's text form is canonical (keys sorted, one spacing), so it is what the data "is" once stored.
+ */
+export const CHAIN_ENCODING = 'tg-event/1';
+export const HASH_BYTES = 32;
+export const GENESIS_HASH = Buffer.alloc(HASH_BYTES, 0);
+export const GENESIS_HASH_HEX = GENESIS_HASH.toString('hex');
+
+/** The stored columns the hash covers, as text (what the verifier reads back). */
+export interface ChainedEventFields {
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  schemaVersion: number;
+  eventId: string;
+  /** UTC, microseconds, `YYYY-MM-DDTHH:MM:SS.ffffffZ` (RECORDED_AT_SQL prints it so). */
+  recordedAtUs: string;
+  /** jsonb text as PostgreSQL prints it (`data::text`). */
+  dataText: string;
+  metadataText: string;
+}
+
+export function canonicalEventText(e: ChainedEventFields): string {
+  return [
+    CHAIN_ENCODING,
+    `${Buffer.byteLength(e.streamId, 'utf8')}:${e.streamId}`,
+    String(e.streamVersion),
+    `${Buffer.byteLength(e.type, 'utf8')}:${e.type}`,
+    String(e.schemaVersion),
+    e.eventId.toLowerCase(),
+    e.recordedAtUs,
+    `${Buffer.byteLength(e.dataText, 'utf8')}:${e.dataText}`,
+    e.metadataText,
+  ].join('\n');
+}
+
+export function chainHash(previousHash: Buffer, event: ChainedEventFields): Buffer {
+  if (previousHash.length !== HASH_BYTES) throw new RangeError(`a chain hash has ${HASH_BYTES} bytes`);
+  return createHash('sha256').update(previousHash).update(canonicalEventText(event), 'utf8').digest();
+}
+
+/** SQL printing a timestamptz the way the canonical encoding wants it. */
+export function recordedAtSql(timestamptz: string): string {
+  return `to_char((${timestamptz}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/** SQL expressions of the hashed fields; each must evaluate to the stored value. */
+export interface ChainSqlFields {
+  streamId: string;
+  streamVersion: string;
+  type: string;
+  schemaVersion: string;
+  eventId: string;
+  recordedAt: string;
+  data: string;
+  metadata: string;
+}
+
+/** The same canonical encoding in SQL (bytea), for the append and the backfill. */
+export function canonicalEventSql(f: ChainSqlFields): string {
+  const nl = `E'\\n'`;
+  const prefixed = (text: string) => `octet_length(${text})::text || ':' || ${text}`;
+  return `convert_to('${CHAIN_ENCODING}' || ${nl} || ${prefixed(`(${f.streamId})`)} || ${nl} || (${f.streamVersion})::text
+    || ${nl} || ${prefixed(`(${f.type})`)} || ${nl} || (${f.schemaVersion})::text || ${nl} || (${f.eventId})::uuid::text
+    || ${nl} || ${recordedAtSql(f.recordedAt)} || ${nl} || ${prefixed(`(${f.data})::text`)} || ${nl}
+    || (${f.metadata})::text, 'UTF8')`;
+}
+
+export const GENESIS_HASH_SQL = `'\\x${GENESIS_HASH_HEX}'::bytea`;
+
+/**
+ * The chain over one append's payload (`$3`, the JSON array built by appendOne) as a scalar
+ * expression giving the last event's hash: `previous` is the stream's head before the append and
+ * `baseVersion` the stream version before it. Events are numbered by their position in the payload.
+ * A single event (the common append) needs no recursion.
+ */
+export function payloadChainHeadSql(previous: string, baseVersion: string, eventCount: number): string {
+  if (eventCount === 1) {
+    return `sha256(coalesce(${previous}, ${GENESIS_HASH_SQL}) || ${payloadEventSql(`(${baseVersion}) + 1`, `($3::jsonb->0)`)})`;
+  }
+  return `(with recursive ev as (select e, ord from jsonb_array_elements($3::jsonb) with ordinality as t(e, ord)),
+      chain(ord, hash) as (
+        select 0::bigint, coalesce(${previous}, ${GENESIS_HASH_SQL})
+        union all
+        select ev.ord, sha256(chain.hash || ${payloadEventSql(`(${baseVersion}) + ev.ord::int`)})
+        from chain join ev on ev.ord = chain.ord + 1)
+      select hash from chain order by ord desc limit 1)`;
+}
+
+/** Canonical encoding of payload element `element` at `version` (the append's recorded time is now()). */
+export function payloadEventSql(version: string, element = 'ev.e'): string {
+  return canonicalEventSql({
+    streamId: '$1::text',
+    streamVersion: version,
+    type: `${element}->>'type'`,
+    schemaVersion: `(${element}->>'v')::int`,
+    eventId: `${element}->>'id'`,
+    recordedAt: 'now()',
+    data: `${element}->'data'`,
+    metadata: `${element}->'meta'`,
+  });
+}
+
+/** Canonical encoding of a stored es_events row aliased `alias`. */
+export function storedEventSql(alias: string): string {
+  return canonicalEventSql({
+    streamId: `${alias}.stream_id`,
+    streamVersion: `${alias}.stream_version`,
+    type: `${alias}.type`,
+    schemaVersion: `${alias}.schema_version`,
+    eventId: `${alias}.event_id`,
+    recordedAt: `${alias}.created_at`,
+    data: `${alias}.data`,
+    metadata: `${alias}.metadata`,
+  });
+}
+
+/** A stored event as the audit reader returns it: the hashed fields as text, plus where it sits. */
+export interface AuditedEvent extends ChainedEventFields {
+  position: { commitXid: string; seq: string };
+  /** Stored hash, hex; null for an event that never got one. */
+  hash: string | null;
+}
+
+export interface BrokenLink {
+  streamId: string;
+  streamVersion: number;
+  eventId: string;
+  position: { commitXid: string; seq: string };
+  reason: 'hash_mismatch' | 'hash_missing' | 'version_gap' | 'head_mismatch';
+  expected: string;
+  actual: string;
+}
+
+/**
+ * Checks chains while events stream past in global order (which is version order per stream). A
+ * broken event is reported once; the chain then continues from its stored hash, so an edited event
+ * names itself and not every event after it.
+ */
+export class ChainVerifier {
+  private readonly heads = new Map<string, { version: number; hash: Buffer }>();
+  private checked = 0;
+
+  accept(event: AuditedEvent): BrokenLink | undefined {
+    this.checked += 1;
+    const head = this.heads.get(event.streamId);
+    const previous = head?.hash ?? GENESIS_HASH;
+    const expectedVersion = (head?.version ?? 0) + 1;
+    const stored = event.hash === null ? undefined : Buffer.from(event.hash, 'hex');
+    this.heads.set(event.streamId, { version: event.streamVersion, hash: stored ?? GENESIS_HASH });
+    const link = (reason: BrokenLink['reason'], expected: string, actual: string): BrokenLink => ({
+      streamId: event.streamId,
+      streamVersion: event.streamVersion,
+      eventId: event.eventId,
+      position: event.position,
+      reason,
+      expected,
+      actual,
+    });
+    if (event.streamVersion !== expectedVersion) {
+      return link('version_gap', `version ${expectedVersion}`, `version ${event.streamVersion}`);
+    }
+    const computed = chainHash(previous, event).toString('hex');
+    if (!stored) return link('hash_missing', computed, 'null');
+    if (event.hash !== computed) return link('hash_mismatch', computed, event.hash!);
+    return undefined;
+  }
+
+  get eventsChecked(): number {
+    return this.checked;
+  }
+
+  /**
+   * Compares the streams' recorded heads (es_streams) with what the events gave. A stream whose
+   * recorded version is ahead of what was read is either still being written (its events exist now)
+   * or lost its tail: `unseen` lists those for the caller to tell apart (countEventsAfter).
+   */
+  checkHeads(heads: Iterable<{ streamId: string; version: number; headHash: string | null }>): {
+    broken: BrokenLink[];
+    unseen: Array<{ streamId: string; seenVersion: number; recordedVersion: number }>;
+  } {
+    const broken: BrokenLink[] = [];
+    const unseen: Array<{ streamId: string; seenVersion: number; recordedVersion: number }> = [];
+    for (const h of heads) {
+      const seen = this.heads.get(h.streamId);
+      const seenVersion = seen?.version ?? 0;
+      const seenHash = seen?.hash.toString('hex') ?? null;
+      if (h.version > seenVersion) {
+        unseen.push({ streamId: h.streamId, seenVersion, recordedVersion: h.version });
+      } else if (h.version < seenVersion || (h.version > 0 && seenHash !== h.headHash)) {
+        broken.push(
+          headMismatch(
+            h.streamId,
+            h.version,
+            `version ${h.version} head ${h.headHash ?? 'null'}`,
+            seenVersion,
+            seenHash,
+          ),
+        );
+      }
+    }
+    return { broken, unseen };
+  }
+}
+
+export function headMismatch(
+  streamId: string,
+  recordedVersion: number,
+  expected: string,
+  seenVersion: number,
+  seenHash: string | null,
+): BrokenLink {
+  return {
+    streamId,
+    streamVersion: recordedVersion,
+    eventId: '',
+    position: { commitXid: '0', seq: '0' },
+    reason: 'head_mismatch',
+    expected,
+    actual: `version ${seenVersion} head ${seenHash ?? 'null'}`,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './kafka-transport.options.js';
+export * from './instance-reply.assigner.js';
+export * from './reply-readiness.js';

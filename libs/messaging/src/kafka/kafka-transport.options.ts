@@ -1,0 +1,148 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { Transport, type KafkaOptions } from '@nestjs/microservices';
+import { instanceReplyAssigner } from './instance-reply.assigner.js';
+
+/**
+ * Kafka transport options for one service instance (the design's engine; NATS is what runs on our
+ * machines). Request-reply over Kafka and rebalances:
+ *
+ * Nest's ClientKafka consumes `<pattern>.reply` in a consumer group and stamps each request with
+ * `kafka_replyPartition` = the lowest partition its CURRENT assignment holds. Shared by several
+ * instances, that group rebalances whenever one joins, leaves or stalls, and the partition named in
+ * a request in flight can move to another instance: the reply then reaches an instance that does not
+ * know its correlation id (dropped) and the caller times out.
+ *
+ * So each client instance consumes replies in a consumer group of its own
+ * (`<service>.replies.<instanceId>`). It is the only member, holds every partition of every reply
+ * topic, and no other instance's arrival or departure can rebalance it: a reply always lands on the
+ * instance that asked, whichever partition the server writes it to. Replies to other instances'
+ * requests are read and ignored (ClientKafka drops unknown correlation ids), which costs N× reply
+ * reads for N instances of a caller: fine for the few callers per service. The assigner refuses a
+ * second member (two instances configured with the same instance id) instead of silently splitting
+ * partitions.
+ *
+ * Servers (command handlers) share one group per service, so commands are load-balanced and a
+ * rebalance only redelivers uncommitted commands. Commands are idempotent by id (the ledger's
+ * event ids and no_stream creations), so a redelivered command or a caller's explicit re-send after a
+ * timeout changes nothing twice. There are no hidden retries: a timed-out request is reported to the
+ * caller, which decides whether to re-send the same command id.
+ */
+
+export const SERVICE_NAMES = ['gateway-api', 'ledger', 'panel-api', 'callback-dispatcher', 'webhook-ingest'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+type NestConsumerConfig = NonNullable<NonNullable<KafkaOptions['options']>['consumer']>;
+
+/** Limits (TIGER_STYLE). */
+export const MAX_KAFKA_BROKERS = 32;
+const MAX_INSTANCE_ID_LENGTH = 100;
+
+export interface KafkaTransportOptions {
+  /** Options for `app.connectMicroservice(...)` in the service that handles commands. */
+  server: KafkaOptions;
+  /** Options for `ClientsModule.register(...)` / `ClientProxyFactory.create(...)` in a caller. */
+  client: KafkaOptions;
+  /** Names the options were built from (logs, tests). */
+  brokers: string[];
+  clientId: string;
+  serverGroupId: string;
+  replyGroupId: string;
+}
+
+export interface KafkaTransportEnv {
+  KAFKA_BROKERS?: string;
+  /** Stable per pod (Kubernetes sets HOSTNAME to the pod name); falls back to host + pid + random. */
+  INSTANCE_ID?: string;
+  HOSTNAME?: string;
+  KAFKA_SESSION_TIMEOUT_MS?: string;
+}
+
+/** `host:port,host:port` → brokers; refuses anything else by name. */
+export function parseKafkaBrokers(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') throw new Error('KAFKA_BROKERS is required when TRANSPORT=kafka');
+  const brokers = value
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter((broker) => broker !== '');
+  if (brokers.length === 0 || brokers.length > MAX_KAFKA_BROKERS) {
+    throw new Error(`KAFKA_BROKERS must list 1..${MAX_KAFKA_BROKERS} brokers (got "${value}")`);
+  }
+  for (const broker of brokers) {
+    const match = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/.exec(broker);
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65_535) {
+      throw new Error(`KAFKA_BROKERS entry "${broker}" is not host:port`);
+    }
+  }
+  return brokers;
+}
+
+/** An id unique to this process: Kafka names built from it must never be shared by two instances. */
+export function kafkaInstanceId(env: KafkaTransportEnv): string {
+  const raw = env.INSTANCE_ID || `${env.HOSTNAME || hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const id = raw.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, MAX_INSTANCE_ID_LENGTH);
+  if (id === '') throw new Error('INSTANCE_ID must contain at least one of A-Z a-z 0-9 . _ -');
+  return id;
+}
+
+export function kafkaTransportOptions(
+  env: KafkaTransportEnv,
+  service: ServiceName,
+  instanceId: string = kafkaInstanceId(env),
+): KafkaTransportOptions {
+  if (!SERVICE_NAMES.includes(service)) throw new Error(`unknown service "${service}"`);
+  const brokers = parseKafkaBrokers(env.KAFKA_BROKERS);
+  const sessionTimeoutMs = env.KAFKA_SESSION_TIMEOUT_MS ? Number(env.KAFKA_SESSION_TIMEOUT_MS) : 30_000;
+  if (!Number.isInteger(sessionTimeoutMs) || sessionTimeoutMs < 6_000 || sessionTimeoutMs > 300_000) {
+    throw new Error(`KAFKA_SESSION_TIMEOUT_MS must be an integer 6000..300000 (got "${env.KAFKA_SESSION_TIMEOUT_MS}")`);
+  }
+  const clientId = `transfergate.${service}.${instanceId}`;
+  // Nest appends postfixId to both clientId and groupId; we spell the full names and pass '' instead.
+  const serverGroupId = `transfergate.${service}`;
+  const replyGroupId = `transfergate.${service}.replies.${instanceId}`;
+  const retry = { initialRetryTime: 300, retries: 8 };
+
+  return {
+    brokers,
+    clientId,
+    serverGroupId,
+    replyGroupId,
+    server: {
+      transport: Transport.KAFKA,
+      options: {
+        postfixId: '',
+        client: { clientId: `${clientId}.server`, brokers, retry },
+        consumer: {
+          groupId: serverGroupId,
+          sessionTimeout: sessionTimeoutMs,
+          heartbeatInterval: Math.floor(sessionTimeoutMs / 10),
+          allowAutoTopicCreation: true,
+        },
+        // Commit after each handled command: a rebalance redelivers at most the command in flight.
+        run: { autoCommit: true, autoCommitThreshold: 1 },
+        producer: { allowAutoTopicCreation: true },
+        send: { acks: -1 },
+      },
+    },
+    client: {
+      transport: Transport.KAFKA,
+      options: {
+        postfixId: '',
+        client: { clientId: `${clientId}.client`, brokers, retry },
+        consumer: {
+          groupId: replyGroupId,
+          sessionTimeout: sessionTimeoutMs,
+          heartbeatInterval: Math.floor(sessionTimeoutMs / 10),
+          allowAutoTopicCreation: true,
+          // kafkajs's own type and Nest's copy of it differ only nominally.
+          partitionAssigners: [instanceReplyAssigner] as unknown as NestConsumerConfig['partitionAssigners'],
+        },
+        // Only replies to requests sent from now on matter: a new instance never reads old replies.
+        subscribe: { fromBeginning: false },
+        producer: { allowAutoTopicCreation: true },
+        send: { acks: -1 },
+      },
+    },
+  };
+}

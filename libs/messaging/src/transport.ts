@@ -1,0 +1,102 @@
+import { ClientKafka, ClientNats, ServerKafka, ServerNats } from '@nestjs/microservices';
+import { z } from 'zod';
+import {
+  kafkaTransportOptions,
+  parseKafkaBrokers,
+  SERVICE_NAMES,
+  type ServiceName,
+} from './kafka/kafka-transport.options.js';
+
+/**
+ * Which transport carries commands and queries between the service processes, from the environment:
+ * TRANSPORT=nats (default; NATS_URL) or TRANSPORT=kafka (KAFKA_BROKERS, see ./kafka). NATS runs on our
+ * machines and is what the tests use; Kafka is the design's engine.
+ */
+export interface TransportConfig {
+  kind: 'nats' | 'kafka';
+  natsUrl: string;
+  /** Prefix of every subject/topic, so several deployments (or test runs) share one broker safely. */
+  subjectPrefix: string;
+  /** How long a caller waits for an answer before it reports `503 unavailable` (never re-sent by us). */
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+}
+
+const TransportEnvSchema = z.object({
+  TRANSPORT: z.enum(['nats', 'kafka']).default('nats'),
+  NATS_URL: z
+    .string()
+    .regex(/^(nats|tls):\/\/[^\s]+$/, 'NATS_URL must be nats://host:port (or tls://)')
+    .default('nats://127.0.0.1:4222'),
+  MESSAGING_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'MESSAGING_PREFIX must be 1..64 characters of A-Z a-z 0-9 _ -')
+    .default('transfergate'),
+  COMMAND_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d{1,6}$/, 'COMMAND_TIMEOUT_MS must be an integer 100..600000')
+    .default('10000')
+    .transform(Number)
+    .refine((n) => n >= 100 && n <= 600_000, 'COMMAND_TIMEOUT_MS must be an integer 100..600000'),
+});
+
+export class TransportConfigError extends Error {}
+
+export function transportConfigFrom(env: NodeJS.ProcessEnv): TransportConfig {
+  const parsed = TransportEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new TransportConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  }
+  const e = parsed.data;
+  if (e.TRANSPORT === 'kafka') {
+    try {
+      parseKafkaBrokers(env.KAFKA_BROKERS);
+    } catch (error) {
+      throw new TransportConfigError((error as Error).message);
+    }
+  }
+  return {
+    kind: e.TRANSPORT,
+    natsUrl: e.NATS_URL,
+    subjectPrefix: e.MESSAGING_PREFIX,
+    timeoutMs: e.COMMAND_TIMEOUT_MS,
+    env,
+  };
+}
+
+export function isServiceName(name: string): name is ServiceName {
+  return (SERVICE_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The listener of one service. NATS: every instance of every service subscribes in one queue group
+ * per deployment, so each message reaches exactly one process that handles its type, even if two
+ * services ever declared a handler for the same type. Kafka: one consumer group per service (./kafka).
+ */
+export type TransportServer = ServerNats | ServerKafka;
+export type TransportClient = ClientNats | ClientKafka;
+
+export function createTransportServer(config: TransportConfig, service: ServiceName): TransportServer {
+  if (config.kind === 'kafka') {
+    const options = kafkaTransportOptions(config.env, service).server.options;
+    if (!options) throw new TransportConfigError('kafka server options missing');
+    return new ServerKafka(options);
+  }
+  return new ServerNats({ servers: [config.natsUrl], queue: `${config.subjectPrefix}.handlers`, name: service });
+}
+
+/** The caller side. Kafka needs every pattern it will send before connecting (reply topics). */
+export function createTransportClient(
+  config: TransportConfig,
+  service: ServiceName,
+  patterns: readonly string[],
+): TransportClient {
+  if (config.kind === 'kafka') {
+    const options = kafkaTransportOptions(config.env, service).client.options;
+    if (!options) throw new TransportConfigError('kafka client options missing');
+    const client = new ClientKafka(options);
+    for (const pattern of patterns) client.subscribeToResponseOf(pattern);
+    return client;
+  }
+  return new ClientNats({ servers: [config.natsUrl], name: `${service}-client` });
+}

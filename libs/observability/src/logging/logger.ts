@@ -1,0 +1,70 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { currentRequestId } from '../context/request-context.js';
+
+export type LogLevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
+
+/**
+ * Paths pino blanks before a line is written. Secrets must never reach a log: credentials in
+ * headers, and every body field the wire contract uses for a secret, a signature or a password.
+ */
+export const REDACTED_PATHS: readonly string[] = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.headers["x-api-secret"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  'headers["x-api-secret"]',
+  'headers["webhook-signature"]',
+  '*.password',
+  '*.newPassword',
+  '*.oldPassword',
+  '*.hash',
+  '*.apiSecret',
+  '*.ApiSecret',
+  '*.apikey',
+  '*.apiKey',
+  '*.ApiKey',
+  '*.SecurityKey',
+  '*.secret',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+  'password',
+  'hash',
+  'apiSecret',
+  'secret',
+  'token',
+];
+
+export interface LoggerOptions {
+  /** `service` field of every line: which service (process) wrote it. */
+  service: string;
+  level: LogLevelName;
+  /** Where the JSON lines go: stdout unless a test or an embedder gives a stream. */
+  destination?: DestinationStream;
+}
+
+/**
+ * One JSON line per log call: `time` (ISO 8601, UTC), `level` (label), `service`, `context` (the Nest
+ * logger's name), `requestId` when the line belongs to a request or an event that carries one, `msg`.
+ */
+export function createLogger(options: LoggerOptions): Logger {
+  return pino(
+    {
+      level: options.level,
+      base: { service: options.service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+      // An explicit requestId on the line wins; otherwise the one of the work in progress.
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
+      mixinMergeStrategy: (mergeObject, mixinObject) => ({ ...mixinObject, ...mergeObject }),
+    },
+    options.destination ?? pino.destination({ fd: 1, sync: false }),
+  );
+}

@@ -1,0 +1,68 @@
+import type { SqlDatabase } from '@transfergate/event-store';
+import { MAX_CONSUMER_LABELS, type ScrapeSources } from './transfergate-metrics.js';
+
+/** Lag counts stop here: "more than this many events behind" is all ops and readiness need. */
+export const MAX_COUNTED_LAG_EVENTS = 100_000;
+
+export interface ConsumerLag {
+  consumer: string;
+  /** Events after the checkpoint (capped at MAX_COUNTED_LAG_EVENTS). */
+  lagEvents: number;
+  /** Age of the oldest event after the checkpoint (0 when caught up). */
+  lagSeconds: number;
+}
+
+/**
+ * Values read from the database at scrape time: right after a restart and the same on every
+ * instance (aggregate them with max(), not sum()). Tables another service owns may not exist in this
+ * process's database (one process per service): their series are then empty, not an error.
+ */
+export class DatabaseScrapeSources implements ScrapeSources {
+  /** The reading in flight: callers arriving meanwhile (a scrape and a probe together) share it. */
+  private lagReading: Promise<ConsumerLag[]> | undefined;
+
+  constructor(private readonly db: SqlDatabase) {}
+
+  async transactionCounts() {
+    if (!(await this.tableExists('rm_transactions'))) return [];
+    const { rows } = await this.db.query<{ form: string; type: string; state: string; n: string }>(
+      `select form, type, state, count(*)::text as n from rm_transactions group by form, type, state`,
+    );
+    return rows.map((row) => ({ form: row.form, type: row.type, state: row.state, count: Number(row.n) }));
+  }
+
+  async callbackAttemptCounts() {
+    if (!(await this.tableExists('cb_attempts'))) return [];
+    const { rows } = await this.db.query<{ outcome: string; trigger: string; n: string }>(
+      `select outcome, trigger, count(*)::text as n from cb_attempts group by outcome, trigger`,
+    );
+    return rows.map((row) => ({ outcome: row.outcome, trigger: row.trigger, count: Number(row.n) }));
+  }
+
+  consumerLag(): Promise<ConsumerLag[]> {
+    this.lagReading ??= this.readConsumerLag().finally(() => (this.lagReading = undefined));
+    return this.lagReading;
+  }
+
+  private async readConsumerLag(): Promise<ConsumerLag[]> {
+    const { rows } = await this.db.query<{ consumer: string; lag_events: string; lag_seconds: string | null }>(
+      `select c.consumer,
+         (select count(*) from (select 1 from es_events e where (e.xid, e.seq) > (c.commit_xid, c.seq) limit $1) x)::text
+           as lag_events,
+         (select extract(epoch from (now() - e.created_at)) from es_events e
+           where (e.xid, e.seq) > (c.commit_xid, c.seq) order by e.xid, e.seq limit 1)::text as lag_seconds
+       from es_checkpoints c order by c.consumer limit $2`,
+      [MAX_COUNTED_LAG_EVENTS, MAX_CONSUMER_LABELS],
+    );
+    return rows.map((row) => ({
+      consumer: row.consumer,
+      lagEvents: Number(row.lag_events),
+      lagSeconds: row.lag_seconds === null ? 0 : Math.max(0, Number(row.lag_seconds)),
+    }));
+  }
+
+  private async tableExists(name: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ found: boolean }>(`select to_regclass($1) is not null as found`, [name]);
+    return rows[0]?.found === true;
+  }
+}

@@ -1,0 +1,132 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Label cardinality bounds (TIGER_STYLE): a label never takes more values than these. */
+export const MAX_ROUTE_LABELS = 300;
+export const MAX_CONSUMER_LABELS = 50;
+export const HTTP_METHODS: ReadonlySet<string> = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'SEARCH',
+]);
+
+/** Source of values read at scrape time (from the database), so they are right after a restart. */
+export interface ScrapeSources {
+  transactionCounts(): Promise<Array<{ form: string; type: string; state: string; count: number }>>;
+  callbackAttemptCounts(): Promise<Array<{ outcome: string; trigger: string; count: number }>>;
+  consumerLag(): Promise<Array<{ consumer: string; lagEvents: number; lagSeconds: number }>>;
+}
+
+/**
+ * Every transfergate_* series of one process, in its own registry (two apps in one process, as in
+ * the tests, never share counters).
+ */
+export class TransfergateMetrics {
+  readonly registry = new Registry();
+  private sources: ScrapeSources | undefined;
+  private readonly routes = new Set<string>();
+
+  readonly httpRequestDuration = new Histogram({
+    name: 'transfergate_http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern (not the raw URL), method and status class',
+    labelNames: ['method', 'route', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly eventStoreAppendDuration = new Histogram({
+    name: 'transfergate_event_store_append_duration_seconds',
+    help: 'Event store append latency (one atomic append of one or more streams), by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly approvalLatency = new Histogram({
+    name: 'transfergate_approval_latency_seconds',
+    help: 'From the request event of a transaction to its approval event, by transaction type',
+    labelNames: ['type'] as const,
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1_800, 3_600, 7_200, 21_600, 86_400],
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    // collect() runs with `this` bound to the metric; the sources are read through this closure.
+    const sources = () => this.sources;
+    new Gauge({
+      name: 'transfergate_transactions',
+      help: 'Transactions by API form, type and state (from the read model, at scrape time)',
+      labelNames: ['form', 'type', 'state'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const row of (await sources()?.transactionCounts()) ?? []) {
+          this.set({ form: row.form, type: row.type, state: row.state }, row.count);
+        }
+      },
+    });
+    new Counter({
+      name: 'transfergate_callback_attempts_total',
+      help: 'Callback delivery attempts by outcome and trigger (from the callback log, at scrape time)',
+      labelNames: ['outcome', 'trigger'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const row of (await sources()?.callbackAttemptCounts()) ?? []) {
+          this.inc({ outcome: row.outcome, trigger: row.trigger }, row.count);
+        }
+      },
+    });
+    // Both lag series collect concurrently; the source shares one database reading between them.
+    new Gauge({
+      name: 'transfergate_subscription_lag_events',
+      help: 'Events appended after the consumer checkpoint (head − checkpoint), per consumer (capped)',
+      labelNames: ['consumer'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const row of (await sources()?.consumerLag()) ?? []) this.set({ consumer: row.consumer }, row.lagEvents);
+      },
+    });
+    new Gauge({
+      name: 'transfergate_subscription_lag_seconds',
+      help: 'Age of the oldest event the consumer has not handled yet (0 when caught up), per consumer',
+      labelNames: ['consumer'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const row of (await sources()?.consumerLag()) ?? []) this.set({ consumer: row.consumer }, row.lagSeconds);
+      },
+    });
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'transfergate_' });
+  }
+
+  /** Binds the database-backed series; until then they are empty. */
+  useSources(sources: ScrapeSources): void {
+    this.sources = sources;
+  }
+
+  /** Route pattern label, bounded: beyond MAX_ROUTE_LABELS distinct patterns, `other`. */
+  routeLabel(pattern: string | undefined): string {
+    if (!pattern) return 'unmatched';
+    if (this.routes.has(pattern)) return pattern;
+    if (this.routes.size >= MAX_ROUTE_LABELS) return 'other';
+    this.routes.add(pattern);
+    return pattern;
+  }
+
+  observeHttp(method: string, routePattern: string | undefined, statusCode: number, seconds: number): void {
+    this.httpRequestDuration.observe(
+      {
+        method: HTTP_METHODS.has(method) ? method : 'OTHER',
+        route: this.routeLabel(routePattern),
+        status_class: `${Math.min(5, Math.max(1, Math.floor(statusCode / 100)))}xx`,
+      },
+      seconds,
+    );
+  }
+}

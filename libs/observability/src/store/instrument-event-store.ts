@@ -1,0 +1,86 @@
+import type { AppendResult, EventStore, NewEvent, SqlDatabase, StreamWrite } from '@transfergate/event-store';
+import type { Logger } from 'pino';
+import { currentRequestId } from '../context/request-context.js';
+import type { TransfergateMetrics } from '../metrics/transfergate-metrics.js';
+
+const TRANSACTION_STREAM_PREFIX = 'txn-';
+
+type Appender = Pick<EventStore, 'append' | 'appendMany'> & { database: SqlDatabase };
+
+/**
+ * Wraps a store's appends from the outside (the store itself stays free of metrics and logging):
+ * - stamps the current request id on every new event's metadata (`requestId`), so whoever handles
+ *   the event later (projection, dispatcher) logs the same id;
+ * - times each append into `transfergate_event_store_append_duration_seconds`;
+ * - logs one line per stream written (the ledger is the only writer of events);
+ * - on a TransactionApproved, observes created → approved from the stream's own events.
+ * Mutates and returns `store` so every holder of the instance sees the wrapped methods.
+ */
+export function instrumentEventStore<S extends Appender>(store: S, metrics: TransfergateMetrics, logger: Logger): S {
+  const appendMany = store.appendMany.bind(store);
+  const instrumented = async (writes: StreamWrite[]): Promise<AppendResult[]> => {
+    const requestId = currentRequestId();
+    const stamped = requestId
+      ? writes.map((write) => ({ ...write, events: write.events.map(stamp(requestId)) }))
+      : writes;
+    const stop = metrics.eventStoreAppendDuration.startTimer();
+    let results: AppendResult[];
+    try {
+      results = await appendMany(stamped);
+    } catch (error) {
+      stop({ outcome: (error as Error)?.name === 'WrongExpectedVersionError' ? 'conflict' : 'error' });
+      throw error;
+    }
+    stop({ outcome: 'ok' });
+    if (results.length !== stamped.length) {
+      throw new Error(`event store answered ${results.length} results for ${stamped.length} writes`);
+    }
+    for (const [index, write] of stamped.entries()) {
+      if (results[index]?.idempotentReplay) continue;
+      logger.info(
+        {
+          streamId: write.streamId,
+          version: results[index]?.nextVersion,
+          events: write.events.map((event) => event.type),
+        },
+        'events appended',
+      );
+      if (write.streamId.startsWith(TRANSACTION_STREAM_PREFIX) && write.events.some(isApproval)) {
+        void observeApproval(store.database, metrics, write.streamId).catch((error: unknown) =>
+          logger.warn({ streamId: write.streamId, err: error }, 'approval latency not observed'),
+        );
+      }
+    }
+    return results;
+  };
+  store.appendMany = instrumented;
+  // The contract defines append as a one-stream appendMany; routing it here times it exactly once.
+  store.append = async (streamId, events, expectedVersion) =>
+    (await instrumented([{ streamId, events, expectedVersion }]))[0]!;
+  return store;
+}
+
+function stamp(requestId: string) {
+  return (event: NewEvent): NewEvent =>
+    event.metadata?.requestId ? event : { ...event, metadata: { ...event.metadata, requestId } };
+}
+
+function isApproval(event: NewEvent): boolean {
+  return event.type === 'TransactionApproved';
+}
+
+async function observeApproval(db: SqlDatabase, metrics: TransfergateMetrics, streamId: string): Promise<void> {
+  // Both timestamps are the events' own (the database clock), not this process's.
+  const { rows } = await db.query<{ type: string; seconds: string }>(
+    `select (select type from es_events where stream_id = $1 and stream_version = 1) as type,
+       extract(epoch from (
+         (select max(created_at) from es_events where stream_id = $1 and type = 'TransactionApproved') -
+         (select created_at from es_events where stream_id = $1 and stream_version = 1)))::text as seconds`,
+    [streamId],
+  );
+  const row = rows[0];
+  if (!row?.type || row.seconds === null) return;
+  const type =
+    row.type === 'DepositRequested' ? 'deposit' : row.type === 'WithdrawalRequested' ? 'withdrawal' : 'other';
+  metrics.approvalLatency.observe({ type }, Math.max(0, Number(row.seconds)));
+}

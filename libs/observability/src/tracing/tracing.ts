@@ -1,0 +1,39 @@
+/**
+ * OpenTelemetry tracing, off unless the environment asks for it (OTEL_EXPORTER_OTLP_ENDPOINT,
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_TRACES_EXPORTER other than `none`). When off nothing
+ * is imported and nothing is patched. The SDK reads the standard OTEL_* variables itself (protocol,
+ * headers, sampler); the service name is OTEL_SERVICE_NAME, else the one given here.
+ */
+export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true') return false;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim();
+  if (exporter === 'none') return false;
+  return Boolean(exporter || env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+export interface RunningTracing {
+  shutdown(): Promise<void>;
+}
+
+/** Starts the NodeSDK with HTTP and pg instrumentation. Must run before `http`/`pg` users load. */
+export async function startTracing(serviceName: string, env = process.env): Promise<RunningTracing | undefined> {
+  if (!tracingEnabled(env)) return undefined;
+  const [{ NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-pg'),
+  ]);
+  const sdk = new NodeSDK({
+    serviceName: env.OTEL_SERVICE_NAME || serviceName,
+    instrumentations: [
+      // Scrapes and probes would drown the traces of real work.
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => /^\/(metrics|ready)(\?|$)/.test(request.url ?? ''),
+      }),
+      // Consumers poll the store several times a second: only queries inside traced work are spans.
+      new PgInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  return { shutdown: () => sdk.shutdown() };
+}

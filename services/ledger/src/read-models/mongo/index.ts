@@ -1,0 +1,1 @@
+export * from './mongo-transaction-read-model.js';

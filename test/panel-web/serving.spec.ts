@@ -1,0 +1,93 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PANEL_WEB_NONCE_PLACEHOLDER } from '@transfergate/panel-api';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * Serving the built UI under /admin/ (no browser): a stand-in build in a temp dir, the missing-build
+ * answer, and that only files of the build's assets/ directory are ever served.
+ */
+describe('panel web serving', () => {
+  const previous = process.env.PANEL_WEB_DIR;
+  afterAll(() => {
+    if (previous === undefined) delete process.env.PANEL_WEB_DIR;
+    else process.env.PANEL_WEB_DIR = previous;
+  });
+
+  describe('without a build', () => {
+    let app: TestApp;
+    beforeAll(async () => {
+      process.env.PANEL_WEB_DIR = join(tmpdir(), 'tg-no-such-panel-build');
+      app = await startTestApp('pglite');
+    });
+    afterAll(async () => {
+      await app?.stop();
+    });
+
+    it('answers 503 with how to build it, and the API still works', async () => {
+      for (const path of ['/admin/', '/admin', '/admin/assets/index.js']) {
+        const res = await fetch(`${app.baseUrl}${path}`);
+        expect(res.status).toBe(503);
+        expect(await res.json()).toMatchObject({ success: false, errorCode: 'panel_web_not_built' });
+      }
+      expect((await fetch(`${app.baseUrl}/api/auth/me`)).status).toBe(401);
+    });
+  });
+
+  describe('with a build', () => {
+    let app: TestApp;
+    let dir: string;
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'tg-panel-build-'));
+      mkdirSync(join(dir, 'assets'));
+      writeFileSync(
+        join(dir, 'index.html'),
+        `<html><head><meta property="csp-nonce" nonce="${PANEL_WEB_NONCE_PLACEHOLDER}"></head></html>`,
+      );
+      writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("ui")');
+      writeFileSync(join(dir, 'assets', 'notes.txt'), 'not an asset type');
+      writeFileSync(join(dir, 'secret.js'), 'outside assets');
+      process.env.PANEL_WEB_DIR = dir;
+      app = await startTestApp('pglite');
+    });
+    afterAll(async () => {
+      await app?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('serves index.html with a fresh nonce in the page and the CSP on every load', async () => {
+      const nonces = new Set<string>();
+      for (let i = 0; i < 3; i += 1) {
+        const res = await fetch(`${app.baseUrl}/admin/`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toContain('text/html');
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+        expect(nonce).toBeTruthy();
+        const html = await res.text();
+        expect(html).toContain(`nonce="${nonce}"`);
+        expect(html).not.toContain(PANEL_WEB_NONCE_PLACEHOLDER);
+        nonces.add(nonce!);
+      }
+      expect(nonces.size).toBe(3);
+    });
+
+    it('serves the hashed assets as immutable and nothing else', async () => {
+      const asset = await fetch(`${app.baseUrl}/admin/assets/index-abc123.js`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toContain('text/javascript');
+      expect(asset.headers.get('cache-control')).toContain('immutable');
+      expect(await asset.text()).toBe('console.log("ui")');
+      for (const path of [
+        '/admin/assets/notes.txt',
+        '/admin/assets/missing.js',
+        '/admin/assets/..%2fsecret.js',
+        '/admin/assets/%2e%2e%2fsecret.js',
+        '/admin/secret.js',
+      ]) {
+        expect({ path, status: (await fetch(`${app.baseUrl}${path}`)).status }).toEqual({ path, status: 404 });
+      }
+    });
+  });
+});
