@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { postJson } from '../support/test-app.js';
 import { CB_KEYS, CallbackReceiver, answers, callbackBootstrapFile, h2hRequest } from './callback-fixture.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The real process (`node apps/all-in-one/dist/main.js`, built by `npm test`) on PGlite, killed with
@@ -58,7 +59,7 @@ describe('a dispatcher process killed mid-delivery (SIGKILL)', () => {
         ...callbackBootstrapFile(receiver.base),
       }),
     );
-    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const port = String(await freePort());
     const env = {
       DATA_DIR: dataDir,
       PORT: port,

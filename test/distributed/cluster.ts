@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The five services as separate processes (`node services/<name>/dist/main.js`, built by `npm test`)
@@ -29,16 +29,6 @@ export function assertBuilt(): void {
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
-}
 
 export interface ServiceProcess {
   service: Service;

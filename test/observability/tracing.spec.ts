@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { tracingEnabled } from '@transfergate/observability';
 import { TEST_DATABASE_URL } from '../support/postgres.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * Tracing for real: the built app (`node --import @transfergate/observability/tracing-preload
@@ -98,7 +99,7 @@ describe('OpenTelemetry tracing', () => {
       expect(existsSync(MAIN) && existsSync(PRELOAD)).toBe(true);
       const url = new URL(TEST_DATABASE_URL);
       url.searchParams.set('options', `-c search_path=${schema}`);
-      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      const port = await freePort();
       child = spawn(process.execPath, ['--import', '@transfergate/observability/tracing-preload', MAIN], {
         env: {
           ...process.env,

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ISSUE_BOOTSTRAP, postJson } from '../support/test-app.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The real entry point as ops run it: `node apps/all-in-one/dist/main.js` (npm start), embedded
@@ -68,7 +69,7 @@ describe('the all-in-one process (npm start)', () => {
     const file = join(dataDir, 'bootstrap.json');
     const withoutOperators = { ...structuredClone(ISSUE_BOOTSTRAP), operators: [] };
     writeFileSync(file, JSON.stringify(withoutOperators));
-    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const port = String(await freePort());
     const first = start({ DATA_DIR: dataDir, PORT: port }, ['--bootstrap', file]);
     await waitFor(() => first.output().includes('listening on'), 60_000, 'listening', first.output);
     expect(first.output()).toMatch(/operator "admin" created with password \S{12,}/);

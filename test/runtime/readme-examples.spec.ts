@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The README's "One example per form" blocks, run as written (only the port changed) against a real
@@ -20,7 +21,7 @@ describe('README examples', () => {
     expect(existsSync(MAIN)).toBe(true);
     const blocks = readmeExamples();
     expect(blocks.length).toBeGreaterThanOrEqual(4);
-    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const port = String(await freePort());
     const child = spawn(process.execPath, [MAIN, '--demo'], {
       env: {
         ...process.env,
