@@ -92,16 +92,23 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
       // Pages of 3 events and a bound of 1 row force an eviction after nearly every page and
       // load-backs of transactions and pending transfers (settlements always ask the database);
       // a bound of 20 rows evicts a few times and remembers which transactions have pending
-      // transfers in the scratch schema; the defaults hold everything to the end.
-      for (const bounds of [{}, { maxHeldRows: 1, batchEvents: 3 }, { maxHeldRows: 20, batchEvents: 5 }]) {
+      // transfers in the scratch schema; a write-behind after every 2 rows writes settled rows early
+      // while open ones stay; the defaults hold everything to the end.
+      for (const bounds of [
+        {},
+        { maxHeldRows: 1, batchEvents: 3 },
+        { maxHeldRows: 20, batchEvents: 5 },
+        { settledFlushRows: 2, batchEvents: 4 },
+      ]) {
         const memory = await replay({ projector: 'memory', dropScratch: false, ...bounds });
         kept.push(memory.scratchSchema);
         expect(memory).toMatchObject({ projector: 'memory', ok: true });
         if (bounds.maxHeldRows === 1) {
           expect(memory.memoryProjection!.flushes).toBeGreaterThan(5);
           expect(memory.memoryProjection!.rowsLoadedBack).toBeGreaterThan(2);
-        } else if (bounds.maxHeldRows) expect(memory.memoryProjection!.flushes).toBeGreaterThan(1);
-        else expect(memory.memoryProjection).toEqual({ flushes: 1, rowsLoadedBack: 0 });
+        } else if (bounds.maxHeldRows || bounds.settledFlushRows) {
+          expect(memory.memoryProjection!.flushes).toBeGreaterThan(1);
+        } else expect(memory.memoryProjection).toEqual({ flushes: 1, rowsLoadedBack: 0 });
         const diff = await diffReadModels(w.app.db, sql.scratchSchema, memory.scratchSchema);
         expect(diff.differences).toEqual([]);
         expect(diff.tablesCompared).toHaveLength(11);

@@ -1,6 +1,6 @@
-import { EVENT_CATALOG, type Transfer, type TransactionView } from '@transfergate/contracts';
+import { EVENT_CATALOG, type Transfer, type TransactionState, type TransactionView } from '@transfergate/contracts';
 import type { AuditRow, RecordedEvent, SqlExecutor } from '@transfergate/event-store';
-import { evolve, type TransactionAggregate } from '../domain/transaction.js';
+import { evolve, isFinal, type TransactionAggregate } from '../domain/transaction.js';
 import { projectEvents } from '../read-models/projector.js';
 
 /**
@@ -14,6 +14,8 @@ import { projectEvents } from '../read-models/projector.js';
  * - Balances and the daily issued volume are deltas, flushed as additive upserts (the projector's own
  *   `on conflict … + excluded` arithmetic, once per key instead of once per event).
  *
+ * Write-behind (SETTLED_FLUSH_ROWS): settled rows are written in the background as the fold goes on.
+ *
  * Memory bound (TIGER_STYLE): at most MAX_HELD_ROWS rows (transactions + transfers + balance, daily
  * and record rows) are held after each page of events; past it everything is handed to a background
  * write and evicted. Rows needed again later are loaded back before the page that needs them, one
@@ -23,6 +25,15 @@ import { projectEvents } from '../read-models/projector.js';
  * them, at most MAX_HELD_ROWS ids of transactions with pending transfers already written.
  */
 export const MAX_HELD_ROWS = 100_000;
+/**
+ * Write-behind: once this many rows were added since the last write, the settled ones (final
+ * transactions without pending transfers, posted and voided transfers, every delta and record) are
+ * written in the background while folding goes on, unless the previous write is still running.
+ * Settled rows are rarely touched again, so this costs few load-backs, keeps PostgreSQL busy
+ * during the fold instead of after it and leaves a short final write. (Evicting everything at the
+ * bound made the next page load back the transactions it continues, and so wait for the write.)
+ */
+export const SETTLED_FLUSH_ROWS = 20_000;
 /** Rows per bulk statement: one JSON parameter of a few MB at most. */
 export const FLUSH_CHUNK_ROWS = 5_000;
 
@@ -201,11 +212,20 @@ export class MemoryProjection {
    * twice MAX_HELD_ROWS rows exist at once: the ones being written and the ones being folded.
    */
   private writing: Promise<void> = Promise.resolve();
+  private writeInFlight = false;
+  /** heldRows right after the last write started: what was added since is measured against settledFlushRows. */
+  private heldAfterLastWrite = 0;
   flushes = 0;
   rowsLoadedBack = 0;
 
-  constructor(private readonly maxHeldRows = MAX_HELD_ROWS) {
+  constructor(
+    private readonly maxHeldRows = MAX_HELD_ROWS,
+    private readonly settledFlushRows = Math.min(SETTLED_FLUSH_ROWS, maxHeldRows),
+  ) {
     if (!Number.isInteger(maxHeldRows) || maxHeldRows < 1) throw new RangeError('maxHeldRows must be ≥ 1');
+    if (!Number.isInteger(settledFlushRows) || settledFlushRows < 1 || settledFlushRows > maxHeldRows) {
+      throw new RangeError('settledFlushRows must be 1..maxHeldRows');
+    }
   }
 
   get heldRows(): number {
@@ -231,11 +251,21 @@ export class MemoryProjection {
     }
     if (this.heldRows > this.maxHeldRows) {
       await this.writing;
-      const held = this.detach();
-      this.writing = inScratch((tx) => MemoryProjection.write(tx, held));
-      // Awaited later; a failure must not surface as an unhandled rejection meanwhile.
-      this.writing.catch(() => undefined);
+      this.startWrite(this.detach(), inScratch);
+    } else if (!this.writeInFlight && this.heldRows - this.heldAfterLastWrite > this.settledFlushRows) {
+      this.startWrite(this.detachSettled(), inScratch);
     }
+  }
+
+  /** Writes `held` in the background; awaited before a load-back, a full eviction and the end. */
+  private startWrite(held: Held, inScratch: InScratch): void {
+    this.writeInFlight = true;
+    this.heldAfterLastWrite = this.heldRows;
+    this.writing = inScratch((tx) => MemoryProjection.write(tx, held)).finally(() => {
+      this.writeInFlight = false;
+    });
+    // Awaited later; a failure must not surface as an unhandled rejection meanwhile.
+    this.writing.catch(() => undefined);
   }
 
   /** Writes everything still held (after the last page); the scratch tables are then complete. */
@@ -266,6 +296,45 @@ export class MemoryProjection {
     this.transfers = new Map();
     this.transfersOf = new Map();
     this.pendingLoaded = new Set();
+    this.balances = new Map();
+    this.daily = new Map();
+    this.records = new Map();
+    this.flushedOnce = true;
+    this.flushes += 1;
+    return held;
+  }
+
+  /**
+   * The write-behind's share: settled transactions and transfers, and every delta and record (those
+   * are additive or last-write-wins, so writing them early changes nothing). Open transactions and
+   * pending transfers stay, so the events still to come find them in memory.
+   */
+  private detachSettled(): Held {
+    const held: Held = {
+      transactions: new Map(),
+      transfers: new Map(),
+      balances: this.balances,
+      daily: this.daily,
+      records: this.records,
+    };
+    for (const [id, t] of this.transfers) {
+      if (t.state === 'pending') continue;
+      held.transfers.set(id, t);
+      this.transfers.delete(id);
+    }
+    for (const [id, row] of this.transactions) {
+      if (!isFinal(row.state as TransactionState)) continue;
+      const ids = this.transfersOf.get(id);
+      if (ids?.some((transferId) => this.transfers.has(transferId))) continue; // a pending one is still held
+      held.transactions.set(id, row);
+      this.transactions.delete(id);
+      this.transfersOf.delete(id);
+    }
+    for (const [id, ids] of this.transfersOf) {
+      const kept = ids.filter((transferId) => this.transfers.has(transferId));
+      if (kept.length === 0) this.transfersOf.delete(id);
+      else if (kept.length !== ids.length) this.transfersOf.set(id, kept);
+    }
     this.balances = new Map();
     this.daily = new Map();
     this.records = new Map();
@@ -455,10 +524,13 @@ export class MemoryProjection {
   private async loadMisses(rows: readonly AuditRow[], inScratch: InScratch): Promise<void> {
     const transactionIds = new Set<string>();
     const settled = new Set<string>();
+    // Transactions this very page starts are no miss (most pages continue what they start).
+    const startedHere = new Set<string>();
     for (const row of rows) {
       if (row.streamId.startsWith('txn-')) {
         const id = row.streamId.slice('txn-'.length).toLowerCase();
-        if (row.streamVersion > 1 && !this.transactions.has(id)) transactionIds.add(id);
+        if (row.streamVersion === 1) startedHere.add(id);
+        else if (!this.transactions.has(id) && !startedHere.has(id)) transactionIds.add(id);
       } else if (SETTLING_TYPES.has(row.type)) {
         const data = JSON.parse(row.dataText) as { transactionId?: unknown };
         const id = String(data.transactionId ?? '').toLowerCase();

@@ -49,6 +49,8 @@ export interface ReplayOptions {
   projector?: ReplayProjector;
   /** Memory projector's bound on rows held before a flush (default MAX_HELD_ROWS). */
   maxHeldRows?: number;
+  /** Memory projector's write-behind threshold (default SETTLED_FLUSH_ROWS, at most maxHeldRows). */
+  settledFlushRows?: number;
   /** false keeps the scratch schema (its name is in the report) for the caller to inspect and drop. */
   dropScratch?: boolean;
   /** Aborts between batches (Ctrl-C in the CLI); the scratch schema is dropped all the same. */
@@ -141,7 +143,8 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
   let eventsRead = 0;
   let projected = 0;
   const scratch = await ScratchSchema.create(db);
-  const memory = projector === 'memory' ? new MemoryProjection(options.maxHeldRows) : undefined;
+  const memory =
+    projector === 'memory' ? new MemoryProjection(options.maxHeldRows, options.settledFlushRows) : undefined;
   const inScratch = <T>(work: (tx: SqlExecutor) => Promise<T>) => scratch.run(work);
   try {
     let after = START;
