@@ -17,6 +17,7 @@ export default {
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false, sourceMaps: 'inline' }] },
   moduleNameMapper: {
     '^@transfergate/(contracts|event-store|security|observability|messaging|runtime)$': workspace('libs/$1'),
+    '^@transfergate/contracts/(panel|errors)$': '<rootDir>/libs/contracts/src/$1/index.ts',
     '^@transfergate/(gateway-api|ledger|panel-api|callback-dispatcher|webhook-ingest)$': workspace('services/$1'),
     '^@transfergate/all-in-one$': workspace('apps/all-in-one'),
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -275,6 +275,21 @@ describe('panel web: record and log screens in chromium (PostgreSQL)', () => {
     expect(created).toMatchObject({ apiKey, merchantName: 'Acme', infrastructureSlug: 'acme', active: true });
     expect(created.apiAllowedIps).toEqual(['127.0.0.1', '10.0.0.0/8']);
     expect((await testAuth(apiKey, apiSecret)).status).toBe(200);
+
+    // The same name again: the API saves by name and answers created: false without credentials,
+    // so the form says so and opens that provider instead of an empty secret dialog.
+    await open('providers/create');
+    await page.getByRole('textbox', { name: 'Name' }).fill('kuzey-h2h');
+    await page.getByRole('combobox', { name: 'Merchant' }).click();
+    await page.getByRole('option', { name: 'Acme' }).click();
+    await page.getByRole('combobox', { name: 'Infrastructure' }).click();
+    await page.getByRole('option', { name: 'acme' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('A provider named "kuzey-h2h" already existed').waitFor();
+    await page.waitForURL(new RegExp(`#/providers/${created.id}$`));
+    expect(await page.getByRole('button', { name: 'I have stored it' }).count()).toBe(0);
+    expect(await findIn('/panel/providers', 'name', 'kuzey-h2h')).toMatchObject({ id: created.id, apiKey });
+    expect((await testAuth(apiKey, apiSecret)).status).toBe(200);
   });
 
   it('shows the reveal in the audit log with who, from where and the record before/after', async () => {

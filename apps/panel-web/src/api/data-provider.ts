@@ -1,17 +1,13 @@
 import type { DataProvider, GetListParams, GetListResult, RaRecord } from 'react-admin';
+import type { PanelCursorPage, PanelTransaction, PanelTransactionDetail } from '@transfergate/contracts/panel';
 import { dataProviders as logProviders } from '../resources/logs/index';
 import { dataProviders as recordProviders } from '../resources/records/index';
 import { panelFetch } from './http';
 
-/** The page size limit of the panel's cursor lists (TRANSACTION_LIST_MAX_LIMIT). */
+/** The page size limit of the panel's cursor lists (TRANSACTION_LIST_MAX_LIMIT; only types come from the contract). */
 const MAX_PAGE_SIZE = 200;
 /** Jumping far ahead walks the cursor chain page by page; bound the walk. */
 const MAX_PAGE_WALK = 50;
-
-interface CursorPage<T> {
-  items: T[];
-  nextCursor: string | null;
-}
 
 /**
  * The panel's lists are keyset-paginated (newest first, `nextCursor`), react-admin's are
@@ -34,13 +30,13 @@ export async function cursorList<T extends { id: string }>(
   cursorChains.set(key, chain);
   if (page - chain.length > MAX_PAGE_WALK) throw new Error(`page ${page} is too far ahead`);
   for (let known = chain.length; known < page; known += 1) {
-    const previous = await panelFetch<CursorPage<T>>(path, {
+    const previous = await panelFetch<PanelCursorPage<T>>(path, {
       query: { ...query, limit: perPage, cursor: chain[known - 1] ?? undefined },
     });
     if (!previous.nextCursor) return { data: [], pageInfo: { hasNextPage: false, hasPreviousPage: page > 1 } };
     chain[known] = previous.nextCursor;
   }
-  const answer = await panelFetch<CursorPage<T>>(path, {
+  const answer = await panelFetch<PanelCursorPage<T>>(path, {
     query: { ...query, limit: perPage, cursor: chain[page - 1] ?? undefined },
   });
   const data = answer.items as Array<T & RaRecord>;
@@ -64,7 +60,7 @@ function transactionProvider(type: 'deposit' | 'withdrawal'): Partial<DataProvid
       const text = (name: string) =>
         typeof filter[name] === 'string' && filter[name] ? String(filter[name]) : undefined;
       const states = Array.isArray(filter.state) ? (filter.state as string[]).join(',') : text('state');
-      return cursorList(
+      return cursorList<PanelTransaction>(
         '/panel/transactions',
         {
           type,
@@ -78,11 +74,13 @@ function transactionProvider(type: 'deposit' | 'withdrawal'): Partial<DataProvid
       );
     },
     getOne: async (_resource, params: { id: string | number }) => ({
-      data: await panelFetch(`/panel/transactions/${encodeURIComponent(String(params.id))}`),
+      data: await panelFetch<PanelTransactionDetail>(`/panel/transactions/${encodeURIComponent(String(params.id))}`),
     }),
     getMany: async (_resource, params: { ids: Array<string | number> }) => ({
       data: await Promise.all(
-        params.ids.map((id) => panelFetch<RaRecord>(`/panel/transactions/${encodeURIComponent(String(id))}`)),
+        params.ids.map((id) =>
+          panelFetch<PanelTransactionDetail>(`/panel/transactions/${encodeURIComponent(String(id))}`),
+        ),
       ),
     }),
   };

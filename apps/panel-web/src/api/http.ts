@@ -1,4 +1,6 @@
 import { HttpError } from 'react-admin';
+import type { CamelErrorBody } from '@transfergate/contracts/errors';
+import type { TokenResponse } from '@transfergate/contracts/panel';
 import { clearSession, readSession, saveSession } from './session';
 
 export interface PanelFetchInit {
@@ -7,11 +9,11 @@ export interface PanelFetchInit {
   query?: Record<string, string | number | undefined>;
 }
 
-/** The panel API's one error shape: `{ success: false, message, errorCode, details? }`. */
-interface ApiErrorBody {
-  message?: unknown;
-  errorCode?: unknown;
-}
+/**
+ * The panel API's one error shape, `{ success: false, message, errorCode, details? }`; read
+ * defensively (a proxy in between may answer something else).
+ */
+type ApiErrorBody = Partial<Record<keyof CamelErrorBody, unknown>>;
 
 /** Concurrent 401s share one refresh: the refresh token rotates, a second use would be "reused". */
 let refreshing: Promise<boolean> | null = null;
@@ -29,7 +31,7 @@ async function refreshOnce(): Promise<boolean> {
       clearSession();
       return false;
     }
-    const tokens = (await response.json()) as { accessToken: string; refreshToken: string };
+    const tokens = (await response.json()) as TokenResponse;
     saveSession(tokens);
     return true;
   })().finally(() => {

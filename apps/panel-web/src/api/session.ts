@@ -1,3 +1,5 @@
+import type { TokenResponse } from '@transfergate/contracts/panel';
+
 /**
  * The operator's session tokens. sessionStorage (not localStorage): the session dies with the tab,
  * and a second tab asks for a login of its own instead of sharing a refresh token that rotates.
@@ -5,10 +7,8 @@
 const ACCESS_KEY = 'tg.accessToken';
 const REFRESH_KEY = 'tg.refreshToken';
 
-export interface SessionTokens {
-  accessToken: string;
-  refreshToken: string;
-}
+/** The part of a TokenResponse (login, 2FA verify, refresh) the tab keeps. */
+export type SessionTokens = Pick<TokenResponse, 'accessToken' | 'refreshToken'>;
 
 export function readSession(): SessionTokens | null {
   const accessToken = sessionStorage.getItem(ACCESS_KEY);

@@ -1,15 +1,10 @@
 import { HttpError } from 'react-admin';
+import type { LoginResponse, MeResponse, TokenResponse } from '@transfergate/contracts/panel';
 import { panelFetch } from '../api/http';
 import { clearSession, saveSession, type SessionTokens } from '../api/session';
 
 /** GET /api/auth/me. */
-export interface Me {
-  id: string;
-  username: string;
-  role: string;
-  permissions: string[];
-  twoFactorEnabled: boolean;
-}
+export type Me = MeResponse;
 
 export type PasswordStep = { kind: 'tokens'; tokens: SessionTokens } | { kind: 'challenge'; challengeToken: string };
 
@@ -28,16 +23,16 @@ async function postAnonymous<T>(path: string, body: unknown): Promise<T> {
 
 /** Step 1: username + password. Answers tokens, or a challenge when the operator has 2FA. */
 export async function loginWithPassword(username: string, password: string): Promise<PasswordStep> {
-  const answer = await postAnonymous<Record<string, unknown>>('/api/auth/login', { username, password });
-  if (answer.twoFactorRequired === true && typeof answer.challengeToken === 'string') {
+  const answer = await postAnonymous<LoginResponse>('/api/auth/login', { username, password });
+  if ('twoFactorRequired' in answer && answer.twoFactorRequired === true) {
     return { kind: 'challenge', challengeToken: answer.challengeToken };
   }
-  return { kind: 'tokens', tokens: answer as unknown as SessionTokens };
+  return { kind: 'tokens', tokens: answer as TokenResponse };
 }
 
 /** Step 2 (2FA): the challenge and a TOTP code. */
 export async function verifyTwoFactor(challengeToken: string, code: string): Promise<SessionTokens> {
-  return postAnonymous<SessionTokens>('/api/auth/2fa/verify', { challengeToken, code });
+  return postAnonymous<TokenResponse>('/api/auth/2fa/verify', { challengeToken, code });
 }
 
 let me: Promise<Me> | null = null;

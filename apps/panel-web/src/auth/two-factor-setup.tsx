@@ -2,21 +2,16 @@ import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } f
 import { useState, type FormEvent } from 'react';
 import { Title, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
+import type { TwoFactorSetupResponse } from '@transfergate/contracts/panel';
 import { panelFetch } from '../api/http';
 import { useSingleFlight } from '../resources/transactions/use-single-flight';
 import { currentOperator } from './operator-session';
-
-interface SetupInit {
-  otpauthUrl: string;
-  qrCodeDataUrl: string;
-  setupToken: string;
-}
 
 /** 2FA enrollment for the signed-in operator: QR code (from the API), then a code to confirm. */
 export function TwoFactorSetup() {
   const translate = useTranslate();
   const me = useQuery({ queryKey: ['me'], queryFn: currentOperator });
-  const [setup, setSetup] = useState<SetupInit | null>(null);
+  const [setup, setSetup] = useState<TwoFactorSetupResponse | null>(null);
   const [code, setCode] = useState('');
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +19,7 @@ export function TwoFactorSetup() {
   const start = useSingleFlight(async () => {
     setError(null);
     try {
-      setSetup(await panelFetch<SetupInit>('/api/auth/2fa/setup/init', { method: 'POST', body: {} }));
+      setSetup(await panelFetch<TwoFactorSetupResponse>('/api/auth/2fa/setup/init', { method: 'POST', body: {} }));
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     }

@@ -1,3 +1,4 @@
+import type { PanelDashboard } from '@transfergate/contracts/panel';
 import { panelFetch } from '../api/http';
 
 /**
@@ -6,19 +7,6 @@ import { panelFetch } from '../api/http';
  */
 export const CHART_DAYS = 7;
 
-export interface DayApprovals {
-  approvedCount: number;
-  approvedVolume: number;
-  medianApprovalSeconds: number | null;
-}
-
-export interface DashboardFigures {
-  day: string;
-  timeZone: string;
-  pending: { deposit: number; withdrawal: number };
-  days: Array<{ day: string; deposit: DayApprovals; withdrawal: DayApprovals }>;
-}
-
-export function loadDashboardFigures(): Promise<DashboardFigures> {
-  return panelFetch<DashboardFigures>('/panel/dashboard', { query: { days: CHART_DAYS } });
+export function loadDashboardFigures(): Promise<PanelDashboard> {
+  return panelFetch<PanelDashboard>('/panel/dashboard', { query: { days: CHART_DAYS } });
 }

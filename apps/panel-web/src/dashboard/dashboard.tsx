@@ -2,9 +2,10 @@ import { Alert, Box, Card, CardContent, Grid, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Title, useTranslate } from 'react-admin';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { PanelDashboardApprovals } from '@transfergate/contracts/panel';
 import { formatLiraAxis, formatTry } from '../format/money';
 import { intlLocale } from '../i18n/current-locale';
-import { CHART_DAYS, loadDashboardFigures, type DayApprovals } from './dashboard-figures';
+import { CHART_DAYS, loadDashboardFigures } from './dashboard-figures';
 
 const DASHBOARD_REFRESH_MS = 30_000;
 
@@ -21,7 +22,15 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   );
 }
 
-function TypeCard({ type, today, pending }: { type: 'deposit' | 'withdrawal'; today: DayApprovals; pending: number }) {
+function TypeCard({
+  type,
+  today,
+  pending,
+}: {
+  type: 'deposit' | 'withdrawal';
+  today: PanelDashboardApprovals;
+  pending: number;
+}) {
   const translate = useTranslate();
   return (
     <Card>

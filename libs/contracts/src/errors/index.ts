@@ -1,2 +1,3 @@
 export * from './error-codes.js';
 export * from './domain-error.js';
+export * from './error-body.js';

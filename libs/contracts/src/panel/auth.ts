@@ -26,10 +26,25 @@ export const TokenResponseSchema = z.object({
 });
 export type TokenResponse = z.infer<typeof TokenResponseSchema>;
 
+/** POST /api/auth/login for an operator with 2FA: the second step (/api/auth/2fa/verify) answers the tokens. */
 export const TwoFactorChallengeResponseSchema = z.object({
   twoFactorRequired: z.literal(true),
   challengeToken: z.string(),
 });
+export type TwoFactorChallengeResponse = z.infer<typeof TwoFactorChallengeResponseSchema>;
+
+/** POST /api/auth/login: tokens, or a challenge when the operator has 2FA. */
+export type LoginResponse = TokenResponse | TwoFactorChallengeResponse;
+
+/** POST /api/auth/2fa/setup/init: the TOTP enrollment; /setup/confirm takes `setupToken` and a code. */
+export const TwoFactorSetupResponseSchema = z.object({
+  otpauthUrl: z.string(),
+  /** The otpauth URL as a QR code PNG `data:` URL. */
+  qrCodeDataUrl: z.string(),
+  /** Signed, short-lived: carries the sealed secret until the first code confirms it. */
+  setupToken: z.string(),
+});
+export type TwoFactorSetupResponse = z.infer<typeof TwoFactorSetupResponseSchema>;
 
 export const MeResponseSchema = z.object({
   id: z.string(),
@@ -38,3 +53,5 @@ export const MeResponseSchema = z.object({
   permissions: z.array(z.string()),
   twoFactorEnabled: z.boolean(),
 });
+/** GET /api/auth/me. */
+export type MeResponse = z.infer<typeof MeResponseSchema>;

@@ -22,4 +22,10 @@ export interface DashboardData {
   };
 }
 
+/** GET /api/config/permissions: the permission catalogue with descriptions and the built-in roles. */
+export interface PermissionCatalogue {
+  permissions: Array<{ name: string; description: string }>;
+  builtInRoles: Array<{ name: string; permissions: readonly string[] }>;
+}
+
 export class DashboardQuery extends Query<DashboardData> {}

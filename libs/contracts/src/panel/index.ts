@@ -1,6 +1,7 @@
 export * from './auth.js';
 export * from './transactions.js';
 export * from './records.js';
+export * from './record-views.js';
 export * from './records-queries.js';
 export * from './settings.js';
 export * from './audit.js';
@@ -10,3 +11,4 @@ export * from './webhooks.js';
 export * from './statements.js';
 export * from './statements-csv.js';
 export * from './dashboard.js';
+export * from './cursor-page.js';

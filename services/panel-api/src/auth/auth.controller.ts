@@ -9,6 +9,7 @@ import {
   PasswordChangeRequestSchema,
   RefreshRequestSchema,
   parseBody,
+  type MeResponse,
   type TokenResponse,
 } from '@transfergate/contracts';
 import { verifyPassword } from '@transfergate/security';
@@ -70,7 +71,7 @@ export class AuthController {
   @Get('me')
   @UseGuards(PanelAuthGuard)
   @RequirePermission('authenticated')
-  async me(@CurrentOperator() operator: OperatorContext) {
+  async me(@CurrentOperator() operator: OperatorContext): Promise<MeResponse> {
     const record = await this.operators.byId(operator.operatorId);
     return {
       id: operator.operatorId,

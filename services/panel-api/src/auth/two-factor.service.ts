@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import { DomainError, SetOperatorTwoFactorCommand, type ActorRef, type TokenResponse } from '@transfergate/contracts';
+import {
+  DomainError,
+  SetOperatorTwoFactorCommand,
+  type ActorRef,
+  type TokenResponse,
+  type TwoFactorSetupResponse,
+} from '@transfergate/contracts';
 import { verifyPassword } from '@transfergate/security';
 import { PANEL_SETTINGS, type PanelSettings } from '../panel.settings.js';
 import { actorOf, type OperatorContext } from './decorators.js';
@@ -17,12 +23,8 @@ const SETUP_TTL_SECONDS = 10 * 60;
 /** The same fixed scrypt hash login verifies against for unknown usernames (equal timing). */
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-export interface TwoFactorSetup {
-  otpauthUrl: string;
-  qrCodeDataUrl: string;
-  /** Signed, 10 minutes: operator id + sealed secret; nothing is stored before confirmation. */
-  setupToken: string;
-}
+/** The setup token is signed for 10 minutes: operator id + sealed secret; nothing is stored before confirmation. */
+export type TwoFactorSetup = TwoFactorSetupResponse;
 
 const twoFactorSubject = (operatorId: string) => `2fa:${operatorId}`;
 /** Binds a setup token to the password it was started under: a password change voids pending setups. */

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Optional, Req } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { DashboardQuery, ListRecordsQuery, kurusToNumber } from '@transfergate/contracts';
+import { DashboardQuery, ListRecordsQuery, kurusToNumber, type PermissionCatalogue } from '@transfergate/contracts';
 import { BUILT_IN_ROLES, PERMISSIONS } from '../auth/permissions.js';
 import { ApiSettingsService } from '../settings/api-settings.service.js';
 import { LIVE_GATEWAY_SETTINGS, type LiveGatewaySettings } from '../settings/live-gateway-settings.js';
@@ -24,7 +24,7 @@ export class ConfigController {
 
   /** The permission catalogue with descriptions and the built-in roles. */
   @Get(paths('permissions'))
-  permissions() {
+  permissions(): PermissionCatalogue {
     return {
       permissions: Object.entries(PERMISSIONS).map(([name, description]) => ({ name, description })),
       builtInRoles: Object.entries(BUILT_IN_ROLES).map(([name, permissions]) => ({ name, permissions })),

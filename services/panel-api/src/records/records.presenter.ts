@@ -4,6 +4,12 @@ import {
   type InfrastructureRow,
   type MerchantRow,
   type OperatorRow,
+  type PanelBankAccount,
+  type PanelInfrastructure,
+  type PanelMerchant,
+  type PanelOperator,
+  type PanelProvider,
+  type PanelRole,
   type ProviderRow,
   type RoleRow,
 } from '@transfergate/contracts';
@@ -12,7 +18,7 @@ import {
 const try_ = (kurus: string) => kurusToNumber(BigInt(kurus));
 const percent = (basisPoints: number) => basisPoints / 100;
 
-export function merchantView(row: MerchantRow) {
+export function merchantView(row: MerchantRow): PanelMerchant {
   const r = row.record;
   return {
     id: r.merchantId,
@@ -31,7 +37,7 @@ export function merchantView(row: MerchantRow) {
   };
 }
 
-export function providerView(row: ProviderRow) {
+export function providerView(row: ProviderRow): PanelProvider {
   const r = row.record;
   return {
     id: r.providerId,
@@ -50,7 +56,7 @@ export function providerView(row: ProviderRow) {
   };
 }
 
-export function infrastructureView(row: InfrastructureRow) {
+export function infrastructureView(row: InfrastructureRow): PanelInfrastructure {
   const r = row.record;
   return {
     id: r.infrastructureId,
@@ -65,7 +71,7 @@ export function infrastructureView(row: InfrastructureRow) {
   };
 }
 
-export function bankAccountView(row: BankAccountRow) {
+export function bankAccountView(row: BankAccountRow): PanelBankAccount {
   const r = row.record;
   return {
     id: r.bankAccountId,
@@ -84,7 +90,7 @@ export function bankAccountView(row: BankAccountRow) {
   };
 }
 
-export function operatorView(row: OperatorRow) {
+export function operatorView(row: OperatorRow): PanelOperator {
   const r = row.record;
   return {
     id: r.operatorId,
@@ -96,7 +102,7 @@ export function operatorView(row: OperatorRow) {
   };
 }
 
-export function customRoleView(row: RoleRow) {
+export function customRoleView(row: RoleRow): PanelRole {
   const r = row.record;
   return {
     id: r.roleId,

@@ -7,6 +7,7 @@ import {
   type ApiSettingsInput,
   type ApiSettingsRequest,
   type ApiSettingsState,
+  type PanelApiSettings,
 } from '@transfergate/contracts';
 import { actorOf, type OperatorContext } from '../auth/decorators.js';
 import { RecordBus } from '../records/record-commands.js';
@@ -99,7 +100,7 @@ export class ApiSettingsService implements OnApplicationBootstrap {
     };
   }
 
-  private present(values: ApiSettingsInput, state: ApiSettingsState) {
+  private present(values: ApiSettingsInput, state: ApiSettingsState): PanelApiSettings {
     const notes: string[] = [];
     if (this.live?.environment === 'development') notes.push('NODE_ENV=development keeps /test-auth open');
     if (this.startupRateLimit !== undefined && values.rateLimitPerMinute !== this.startupRateLimit) {

@@ -14,32 +14,20 @@ import {
   useRecordContext,
   useTranslate,
   type DataProvider,
-  type RaRecord,
 } from 'react-admin';
+import type { AuditEntry as AuditEntryAnswer, AuditPage } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { DateTimeField } from '../records/shared/fields';
 import { useCan } from '../records/shared/use-can';
-import { cursorLister, type CursorPage } from './cursor-pages';
+import { cursorLister } from './cursor-pages';
 
-export interface AuditEntry extends RaRecord<string> {
-  position: string;
-  at: string;
-  type: string;
-  stream: string;
-  streamVersion: number;
-  actor: string | null;
-  username: string | null;
-  source: string | null;
-  ip: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown>;
-  changes: string[] | null;
-}
+/** A react-admin record needs an id: the entry's global position is unique. */
+export type AuditEntry = AuditEntryAnswer & { id: string };
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 const listAudit = cursorLister<AuditEntry>(async (filter, limit, cursor) => {
-  const answer = await panelFetch<CursorPage<Omit<AuditEntry, 'id'>>>('/panel/audit', {
+  const answer = await panelFetch<AuditPage>('/panel/audit', {
     query: {
       operatorId: text(filter.operatorId),
       // Event type names are PascalCase; let the operator type them with spaces or commas.
@@ -52,7 +40,7 @@ const listAudit = cursorLister<AuditEntry>(async (filter, limit, cursor) => {
       cursor,
     },
   });
-  return { ...answer, items: answer.items.map((entry) => ({ ...entry, id: entry.position }) as AuditEntry) };
+  return { ...answer, items: answer.items.map((entry): AuditEntry => ({ ...entry, id: entry.position })) };
 });
 
 export const auditDataProvider: Partial<DataProvider> = {

@@ -19,57 +19,25 @@ import {
   useRecordContext,
   useTranslate,
   type DataProvider,
-  type RaRecord,
 } from 'react-admin';
+import type {
+  PanelCallbackDelivery,
+  PanelCallbackDetail,
+  PanelCallbackPage,
+  PanelOperator,
+} from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { formatDateTime } from '../../format/time';
 import { ConfirmAction } from '../records/shared/confirm-action';
 import { DateTimeField } from '../records/shared/fields';
 import { useCan } from '../records/shared/use-can';
-import { cursorLister, type CursorPage } from './cursor-pages';
+import { cursorLister } from './cursor-pages';
 import { JsonBlock, StateChip, StateValueChip } from './log-fields';
-
-export interface CallbackDelivery extends RaRecord<string> {
-  webhookId: string;
-  transactionId: string;
-  transactionNumber: number;
-  externalId: string;
-  type: 'deposit' | 'withdrawal';
-  outcome: 'approved' | 'rejected';
-  format: string;
-  targetUrl: string;
-  state: 'pending' | 'delivered' | 'failed';
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-}
-
-interface CallbackAttempt {
-  number: number;
-  trigger: 'automatic' | 'manual';
-  requestedBy: string | null;
-  startedAt: string;
-  latencyMs: number | null;
-  statusCode: number | null;
-  outcome: string;
-  error: string | null;
-  responseExcerpt: string | null;
-  nextAttemptAt: string | null;
-}
-
-interface CallbackDetail extends CallbackDelivery {
-  body: unknown;
-  attempts: CallbackAttempt[];
-}
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
-const listCallbacks = cursorLister<CallbackDelivery>((filter, limit, cursor) =>
-  panelFetch<CursorPage<CallbackDelivery>>('/panel/callbacks', {
+const listCallbacks = cursorLister<PanelCallbackDelivery>((filter, limit, cursor) =>
+  panelFetch<PanelCallbackPage>('/panel/callbacks', {
     query: {
       state: text(filter.state),
       type: text(filter.type),
@@ -83,13 +51,15 @@ const listCallbacks = cursorLister<CallbackDelivery>((filter, limit, cursor) =>
 export const callbacksDataProvider: Partial<DataProvider> = {
   getList: async (_resource, params) => (await listCallbacks(params)) as never,
   getOne: async (_resource, params) =>
-    ({ data: await panelFetch<CallbackDetail>(`/panel/callbacks/${encodeURIComponent(String(params.id))}`) }) as never,
+    ({
+      data: await panelFetch<PanelCallbackDetail>(`/panel/callbacks/${encodeURIComponent(String(params.id))}`),
+    }) as never,
   resendCallback: async (_resource: string, params: { id: string }) => resendCallback(params.id),
 };
 
 /** Called by the screens directly (the app's dispatcher routes only react-admin's standard methods). */
 export function resendCallback(id: string) {
-  return panelFetch<CallbackDetail>('/panel/callbacks/resend', { body: { id } });
+  return panelFetch<PanelCallbackDetail>('/panel/callbacks/resend', { body: { id } });
 }
 
 const STATES = ['pending', 'delivered', 'failed'].map((id) => ({ id, name: `logs.states.${id}` }));
@@ -110,7 +80,7 @@ const filters = [
 
 /** Resend behind a confirmation that names the transaction and where the callback goes. */
 export function ResendButton() {
-  const record = useRecordContext<CallbackDelivery>();
+  const record = useRecordContext<PanelCallbackDelivery>();
   const translate = useTranslate();
   const canResend = useCan('callbacks.resend');
   if (!record || !canResend) return null;
@@ -151,7 +121,7 @@ export function CallbackList() {
         <FunctionField
           source="lastStatusCode"
           sortable={false}
-          render={(record: CallbackDelivery) => record.lastStatusCode ?? record.lastError ?? '—'}
+          render={(record: PanelCallbackDelivery) => record.lastStatusCode ?? record.lastError ?? '—'}
         />
         <TextField source="targetUrl" sortable={false} sx={{ wordBreak: 'break-all' }} />
         <ResendButton />
@@ -163,16 +133,12 @@ export function CallbackList() {
 /** An operator id as its username when the operator may read operators; the id otherwise. */
 function OperatorName({ id }: { id: string }) {
   const canView = useCan('operators.view');
-  const { data } = useGetOne<RaRecord<string> & { username: string }>(
-    'operators',
-    { id },
-    { enabled: canView, retry: false },
-  );
+  const { data } = useGetOne<PanelOperator>('operators', { id }, { enabled: canView, retry: false });
   return <>{data?.username ?? id}</>;
 }
 
 function Attempts() {
-  const record = useRecordContext<CallbackDetail>();
+  const record = useRecordContext<PanelCallbackDetail>();
   const translate = useTranslate();
   // The list's row stands in while the detail loads (react-admin's placeholder): no attempts yet.
   if (!record?.attempts) return null;
@@ -230,7 +196,7 @@ function Attempts() {
 }
 
 function Body() {
-  const record = useRecordContext<CallbackDetail>();
+  const record = useRecordContext<PanelCallbackDetail>();
   const translate = useTranslate();
   if (!record || !('body' in record)) return null;
   return <JsonBlock value={record.body} label={translate('resources.callbacks.fields.body')} />;

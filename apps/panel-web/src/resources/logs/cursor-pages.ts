@@ -1,4 +1,5 @@
 import type { GetListParams, GetListResult, RaRecord } from 'react-admin';
+import type { PanelCursorPage } from '@transfergate/contracts/panel';
 
 /**
  * The log routes page with keyset cursors (newest first, `nextCursor`), react-admin with page
@@ -6,10 +7,6 @@ import type { GetListParams, GetListResult, RaRecord } from 'react-admin';
  * jump forward walks the pages in between (bounded), a jump back reuses a remembered cursor. The
  * lists answer `pageInfo`, and a total only on the last page (counting a log would cost a scan).
  */
-export interface CursorPage<R> {
-  items: R[];
-  nextCursor: string | null;
-}
 
 /** How many pages a jump may walk before it gives up (the UI only steps by one). */
 const MAX_PAGES_WALKED = 20;
@@ -17,7 +14,11 @@ const MAX_PAGES_WALKED = 20;
 const MAX_FILTER_KEYS = 50;
 
 export function cursorLister<R extends RaRecord>(
-  fetchPage: (filter: Record<string, unknown>, limit: number, cursor: string | undefined) => Promise<CursorPage<R>>,
+  fetchPage: (
+    filter: Record<string, unknown>,
+    limit: number,
+    cursor: string | undefined,
+  ) => Promise<PanelCursorPage<R>>,
 ) {
   const starts = new Map<string, Array<string | undefined>>();
   return async (params: GetListParams): Promise<GetListResult<R>> => {

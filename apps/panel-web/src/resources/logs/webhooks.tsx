@@ -15,40 +15,17 @@ import {
   useRecordContext,
   useTranslate,
   type DataProvider,
-  type RaRecord,
 } from 'react-admin';
+import type { WebhookLogEntry, WebhookLogItem, WebhookLogPage } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { DateTimeField } from '../records/shared/fields';
-import { cursorLister, type CursorPage } from './cursor-pages';
+import { cursorLister } from './cursor-pages';
 import { JsonBlock, StateChip } from './log-fields';
-
-export interface WebhookLogItem extends RaRecord<string> {
-  receivedAt: string;
-  slug: string;
-  infrastructureSlug: string | null;
-  kind: 'deposit' | 'withdrawal';
-  path: string;
-  sourceIp: string;
-  statusValue: string | null;
-  outcome: string;
-  reason: string | null;
-  errorCode: string | null;
-  httpStatus: number | null;
-  transactionId: string | null;
-  completedAt: string | null;
-}
-
-interface WebhookLogEntry extends WebhookLogItem {
-  headers: Record<string, string>;
-  body: unknown;
-  rawText: string | null;
-  bodyTruncated: boolean;
-}
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 const listWebhooks = cursorLister<WebhookLogItem>((filter, limit, cursor) =>
-  panelFetch<CursorPage<WebhookLogItem>>('/panel/webhooks', {
+  panelFetch<WebhookLogPage>('/panel/webhooks', {
     query: {
       slug: text(filter.slug),
       outcome: text(filter.outcome),

@@ -13,8 +13,8 @@ import {
   required,
   useRecordContext,
   type DataProvider,
-  type RaRecord,
 } from 'react-admin';
+import type { PanelApiSettings, PanelApiSettingsUpdateResponse } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { DateTimeField } from './shared/fields';
 import { RecordFormToolbar } from './shared/toolbars';
@@ -22,17 +22,11 @@ import { RecordFormToolbar } from './shared/toolbars';
 /** One record (id "api"): /panel/settings/api is a singleton. */
 export const API_SETTINGS_ID = 'api';
 
-export interface ApiSettings extends RaRecord<string> {
-  testAuthEnabled: boolean;
-  payment_page_url: string;
-  depositTtlMinutes: number;
+/** The singleton as a react-admin record; the form edits the retry schedule as text. */
+export type ApiSettings = Omit<PanelApiSettings, 'callbackRetryScheduleSeconds'> & {
+  id: string;
   callbackRetryScheduleSeconds: number[] | string;
-  rateLimitPerMinute: number;
-  stored: boolean;
-  updatedAt: string | null;
-  updatedBy: string | null;
-  notes: string[];
-}
+};
 
 /** The retry schedule edits as "0, 5, 300": seconds before each attempt. */
 const scheduleFormat = (value: unknown) =>
@@ -57,7 +51,7 @@ function validSchedule(value: unknown) {
   return ok ? undefined : 'records.settings.schedule_invalid';
 }
 
-const read = async () => ({ ...(await panelFetch<ApiSettings>('/panel/settings/api')), id: API_SETTINGS_ID });
+const read = async () => ({ ...(await panelFetch<PanelApiSettings>('/panel/settings/api')), id: API_SETTINGS_ID });
 
 export const apiSettingsDataProvider: Partial<DataProvider> = {
   getOne: async () => ({ data: await read() }) as never,
@@ -71,7 +65,7 @@ export const apiSettingsDataProvider: Partial<DataProvider> = {
       callbackRetryScheduleSeconds: scheduleValue(data.callbackRetryScheduleSeconds),
       rateLimitPerMinute: data.rateLimitPerMinute,
     };
-    const answer = await panelFetch<ApiSettings>('/panel/settings/api', { body });
+    const answer = await panelFetch<PanelApiSettingsUpdateResponse>('/panel/settings/api', { body });
     return { data: { ...answer, id: API_SETTINGS_ID } } as never;
   },
 };

@@ -15,26 +15,14 @@ import {
   TextInput,
   minValue,
   required,
-  type RaRecord,
 } from 'react-admin';
+import type { PanelBankAccount } from '@transfergate/contracts/panel';
 import { DateTimeField, IbanField, MoneyField } from './shared/fields';
 import { groupIban } from './shared/iban';
 import { pick, recordProvider } from './shared/record-provider';
 import { RecordFormToolbar, RecordListActions } from './shared/toolbars';
 
-export interface BankAccount extends RaRecord<string> {
-  bank: string;
-  bankCode: string;
-  iban: string;
-  holderName: string;
-  fast: boolean;
-  minAmount: number;
-  maxAmount: number;
-  dailyLimit: number;
-  issuedToday: number;
-  active: boolean;
-  updatedAt: string;
-}
+export type BankAccount = PanelBankAccount;
 
 const SAVE_FIELDS: (keyof BankAccount)[] = [
   'id',

@@ -12,23 +12,14 @@ import {
   TextInput,
   regex,
   required,
-  type RaRecord,
 } from 'react-admin';
+import type { PanelInfrastructure } from '@transfergate/contracts/panel';
 import { DateTimeField, ListTextField } from './shared/fields';
 import { ipListFormat, toIpList } from './shared/ip-list';
 import { pick, recordProvider } from './shared/record-provider';
 import { RecordFormToolbar, RecordListActions } from './shared/toolbars';
 
-export interface Infrastructure extends RaRecord<string> {
-  name: string;
-  slug: string;
-  apiForm: 'merchant' | 'h2h' | 'infrastructure';
-  callbackFormat: 'merchant' | 'h2h' | 'infrastructure' | 'md5';
-  callback_deposit: string;
-  callback_withdrawal: string;
-  webhookAllowedIps: string[];
-  updatedAt: string;
-}
+export type Infrastructure = PanelInfrastructure;
 
 /** libs/contracts API_FORM_NAMES and CALLBACK_FORMATS (names are the wire values, not translated). */
 const API_FORMS = [

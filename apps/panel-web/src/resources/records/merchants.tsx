@@ -27,8 +27,14 @@ import {
   useRefresh,
   useTranslate,
   type DataProvider,
-  type RaRecord,
 } from 'react-admin';
+import type {
+  PanelMerchant,
+  PanelMerchantProvidersResponse,
+  PanelProvider,
+  PanelRecordList,
+  PanelRecordWriteResponse,
+} from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { ConfirmAction } from './shared/confirm-action';
 import { DateTimeField, MoneyField, PercentField } from './shared/fields';
@@ -38,27 +44,8 @@ import { RecordFormToolbar, RecordListActions } from './shared/toolbars';
 import { useCan } from './shared/use-can';
 import { formatTry } from '../../format/money';
 
-export interface Merchant extends RaRecord<string> {
-  name: string;
-  active: boolean;
-  deleted: boolean;
-  minAmount: number;
-  maxAmount: number;
-  depositCommissionPercent: number;
-  withdrawalCommissionPercent: number;
-  overdraftLimit: number;
-  balance: number;
-  available: number;
-  providerCount: number;
-  updatedAt: string;
-  /** Edit form only: the merchant's active providers (set with /update-providers). */
-  providerIds?: string[];
-}
-
-interface ProviderRow extends RaRecord<string> {
-  merchantId: string;
-  active: boolean;
-}
+/** GET /panel/merchants/:id, and in the edit form the merchant's active providers (set with /update-providers). */
+export type Merchant = PanelMerchant & { providerIds?: string[] };
 
 const SAVE_FIELDS: (keyof Merchant)[] = [
   'id',
@@ -71,7 +58,7 @@ const SAVE_FIELDS: (keyof Merchant)[] = [
   'overdraftLimit',
 ];
 
-const base = recordProvider<Merchant>({
+const base = recordProvider<Merchant, PanelMerchant>({
   listPath: '/panel/merchants',
   onePath: (id) => `/panel/merchants/${encodeURIComponent(id)}`,
   serverFilters: (filter) => ({ includeDeleted: filter.includeDeleted ? 'true' : undefined }),
@@ -84,7 +71,7 @@ const base = recordProvider<Merchant>({
 const PROVIDERS_PATH = '/panel/providers';
 
 async function activeProviderIds(merchantId: string): Promise<string[]> {
-  const answer = await panelFetch<{ items: ProviderRow[] }>(PROVIDERS_PATH, { query: { merchantId } });
+  const answer = await panelFetch<PanelRecordList<PanelProvider>>(PROVIDERS_PATH, { query: { merchantId } });
   return overlayList(PROVIDERS_PATH, answer.items, false)
     .filter((provider) => provider.merchantId === merchantId && provider.active)
     .map((provider) => provider.id);
@@ -92,14 +79,14 @@ async function activeProviderIds(merchantId: string): Promise<string[]> {
 
 /** Sets the merchant's active providers; remembers the providers it changed (the lists may lag). */
 async function updateMerchantProviders(id: string, providerIds: string[]): Promise<void> {
-  const answer = await panelFetch<{ changedProviders: string[] }>('/panel/merchants/update-providers', {
+  const answer = await panelFetch<PanelMerchantProvidersResponse>('/panel/merchants/update-providers', {
     body: { id, providerIds },
   });
   await Promise.all(
     answer.changedProviders.map(async (providerId) =>
       rememberWrite(
         PROVIDERS_PATH,
-        await panelFetch<ProviderRow>(`${PROVIDERS_PATH}/${encodeURIComponent(providerId)}`),
+        await panelFetch<PanelProvider>(`${PROVIDERS_PATH}/${encodeURIComponent(providerId)}`),
       ),
     ),
   );
@@ -131,7 +118,7 @@ export const merchantsDataProvider: Partial<DataProvider> = {
  * dispatcher routes only react-admin's standard methods.
  */
 export async function toggleMerchant(params: { id: string; active: boolean }) {
-  const answer = await panelFetch<{ record: Merchant }>('/panel/merchants/toggle', { body: params });
+  const answer = await panelFetch<PanelRecordWriteResponse<PanelMerchant>>('/panel/merchants/toggle', { body: params });
   rememberWrite('/panel/merchants', answer.record);
   return answer;
 }

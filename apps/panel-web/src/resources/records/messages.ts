@@ -135,6 +135,8 @@ export const en = {
       copy: 'Copy',
       copied: 'Copied',
       any_ip: 'any address',
+      existing_saved:
+        'A provider named "%{name}" already existed: it was updated and keeps its API key and secret (no new secret)',
       delete_content:
         'Provider "%{name}" will be deleted: its API key is refused at once. Saving the name again restores it with its old credentials.',
     },
@@ -332,6 +334,8 @@ export const tr: typeof en = {
       copy: 'Kopyala',
       copied: 'Kopyalandı',
       any_ip: 'her adres',
+      existing_saved:
+        '"%{name}" adlı sağlayıcı zaten vardı: güncellendi, API anahtarı ve gizli anahtarı aynı kaldı (yeni gizli anahtar yok)',
       delete_content:
         '"%{name}" sağlayıcısı silinecek: API anahtarı hemen reddedilir. Aynı adla kaydetmek eski anahtarlarıyla geri getirir.',
     },

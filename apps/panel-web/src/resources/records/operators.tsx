@@ -16,23 +16,16 @@ import {
   TextInput,
   minLength,
   required,
-  type RaRecord,
 } from 'react-admin';
+import type { PanelOperator } from '@transfergate/contracts/panel';
 import { DateTimeField } from './shared/fields';
 import { pick, recordProvider } from './shared/record-provider';
 import { RecordFormToolbar, RecordListActions } from './shared/toolbars';
 
-export interface Operator extends RaRecord<string> {
-  username: string;
-  role: string;
-  active: boolean;
-  twoFactorEnabled: boolean;
-  updatedAt: string;
-  /** Form only: a new password (never read back). */
-  password?: string;
-}
+/** The form also holds a new password (never read back). */
+export type Operator = PanelOperator & { password?: string };
 
-export const operatorsDataProvider = recordProvider<Operator>({
+export const operatorsDataProvider = recordProvider<Operator, PanelOperator>({
   listPath: '/panel/operators',
   onePath: (id) => `/panel/operators/${encodeURIComponent(id)}`,
   savePath: '/panel/operators/save',

@@ -26,8 +26,13 @@ import {
   useRedirect,
   useTranslate,
   type DataProvider,
-  type RaRecord,
 } from 'react-admin';
+import type {
+  PanelProvider,
+  PanelProviderRevealResponse,
+  PanelProviderRotateResponse,
+  PanelProviderSaveResponse,
+} from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { ConfirmAction } from './shared/confirm-action';
 import { DateTimeField, ListTextField } from './shared/fields';
@@ -39,26 +44,7 @@ import { RecordFormToolbar, RecordListActions } from './shared/toolbars';
 import { useCan } from './shared/use-can';
 import { useGuardedAction } from './shared/use-guarded-action';
 
-export interface Provider extends RaRecord<string> {
-  number: number;
-  name: string;
-  merchantId: string;
-  merchantName: string | null;
-  infrastructureId: string;
-  infrastructureSlug: string | null;
-  apiKey: string;
-  apiAllowedIps: string[];
-  active: boolean;
-  deleted: boolean;
-  updatedAt: string;
-}
-
-interface CredentialsAnswer {
-  name?: string;
-  apiKey: string;
-  apiSecret: string;
-  record?: Provider;
-}
+export type Provider = PanelProvider;
 
 const SAVE_FIELDS: (keyof Provider)[] = ['id', 'name', 'merchantId', 'infrastructureId', 'active'];
 
@@ -68,7 +54,7 @@ function saveBody(data: Partial<Provider>): Record<string, unknown> {
 }
 
 export const providersDataProvider: Partial<DataProvider> = {
-  ...recordProvider<Provider>({
+  ...recordProvider<Provider, PanelProvider>({
     listPath: '/panel/providers',
     onePath: (id) => `/panel/providers/${encodeURIComponent(id)}`,
     serverFilters: (filter) => ({
@@ -89,19 +75,19 @@ export const providersDataProvider: Partial<DataProvider> = {
 
 /** Creates a provider; the answer carries its generated key and secret (shown once, never cached). */
 export async function createProvider(data: Partial<Provider>) {
-  const answer = await panelFetch<CredentialsAnswer>('/panel/providers/save', { body: saveBody(data) });
-  if (answer.record) rememberWrite('/panel/providers', answer.record);
+  const answer = await panelFetch<PanelProviderSaveResponse>('/panel/providers/save', { body: saveBody(data) });
+  rememberWrite('/panel/providers', answer.record);
   return answer;
 }
 
 /** The API records the reveal (who, from where) as an event before it answers. */
 export function revealProviderSecret(id: string) {
-  return panelFetch<CredentialsAnswer>('/panel/providers/reveal-secret', { body: { id } });
+  return panelFetch<PanelProviderRevealResponse>('/panel/providers/reveal-secret', { body: { id } });
 }
 
 export async function rotateProviderSecret(id: string) {
-  const answer = await panelFetch<CredentialsAnswer>('/panel/providers/rotate-secret', { body: { id } });
-  if (answer.record) rememberWrite('/panel/providers', answer.record);
+  const answer = await panelFetch<PanelProviderRotateResponse>('/panel/providers/rotate-secret', { body: { id } });
+  rememberWrite('/panel/providers', answer.record);
   return answer;
 }
 
@@ -174,7 +160,7 @@ function SecretActions() {
   const [shown, setShown] = useState<ShownCredentials | null>(null);
   if (!record || record.deleted) return null;
   const show = (answer: unknown) => {
-    const credentials = answer as CredentialsAnswer;
+    const credentials = answer as PanelProviderRevealResponse | PanelProviderRotateResponse;
     setShown({ name: record.name, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret });
   };
   return (
@@ -260,10 +246,16 @@ export function ProviderCreate() {
   const [submit] = useGuardedAction(async (values: Record<string, unknown>) => {
     try {
       const answer = await createProvider(values as Partial<Provider>);
-      const id = answer.record?.id ?? '';
+      if (!answer.created) {
+        // The name was taken (a deleted provider's too): the API changed that provider and keeps
+        // its key and secret, so there is no secret to show.
+        notify('records.providers.existing_saved', { type: 'info', messageArgs: { name: answer.record.name } });
+        redirect('edit', 'providers', answer.record.id);
+        return;
+      }
       setCreated({
-        id,
-        shown: { name: answer.record?.name ?? '', apiKey: answer.apiKey, apiSecret: answer.apiSecret },
+        id: answer.record.id,
+        shown: { name: answer.record.name, apiKey: answer.apiKey, apiSecret: answer.apiSecret },
       });
       notify('records.common.created', { type: 'success' });
     } catch (error) {

@@ -17,42 +17,31 @@ import {
   required,
   useRecordContext,
   useTranslate,
-  type RaRecord,
 } from 'react-admin';
+import type { PanelRole, PermissionCatalogue } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { DateTimeField } from './shared/fields';
 import { recordProvider } from './shared/record-provider';
 import { RecordFormToolbar, RecordListActions } from './shared/toolbars';
 
 /** Roles are keyed by name: react-admin's id is the name (built-in roles have no UUID). */
-export interface Role extends RaRecord<string> {
+export type Role = Omit<PanelRole, 'id'> & {
+  /** The role's name. */
+  id: string;
+  /** The API's `id`: the custom role's record id, null for a built-in role. */
   roleId: string | null;
-  name: string;
-  permissions: string[];
-  builtIn: boolean;
-  deleted: boolean;
-  updatedAt: string | null;
-}
+};
 
-export const rolesDataProvider = recordProvider<Role>({
+export const rolesDataProvider = recordProvider<Role, PanelRole>({
   listPath: '/panel/roles',
   onePath: (name) => `/panel/roles/${encodeURIComponent(name)}`,
   serverFilters: (filter) => ({ includeDeleted: filter.includeDeleted ? 'true' : undefined }),
-  toRecord: (row) => ({
-    ...row,
-    roleId: (row as unknown as { id: string | null }).id ?? row.roleId ?? null,
-    id: row.name,
-  }),
+  toRecord: (row) => ({ ...row, roleId: row.id, id: row.name }),
   savePath: '/panel/roles/save',
   toSaveBody: (data) => ({ name: data.name, permissions: data.permissions ?? [] }),
   deletePath: '/panel/roles/delete',
   toDeleteBody: (record) => ({ name: record.name }),
 });
-
-interface PermissionCatalogue {
-  permissions: Array<{ name: string; description: string }>;
-}
-
 /** GET /api/config/permissions, with the description in the UI language when we have one. */
 function usePermissionChoices(): Array<{ id: string; name: string }> {
   const translate = useTranslate();

@@ -15,30 +15,13 @@ import { useCallback } from 'react';
 import { ShowBase, useNotify, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { HttpError } from 'react-admin';
+import type { PanelCallbackDetail } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { can } from '../../auth/auth-provider';
 import { DateTime, Money, RecordName, StateChip } from './fields';
 import { TransactionActions } from './transaction-actions';
 import type { PanelTransactionDetail } from './types';
 import { useSingleFlight } from './use-single-flight';
-
-/** The part of GET /panel/callbacks/:id the detail shows (PanelCallbackDetail). */
-interface CallbackDetail {
-  id: string;
-  state: string;
-  targetUrl: string;
-  attemptCount: number;
-  attempts: Array<{
-    number: number;
-    trigger: string;
-    requestedBy: string | null;
-    startedAt: string;
-    latencyMs: number | null;
-    statusCode: number | null;
-    outcome: string;
-    error: string | null;
-  }>;
-}
 
 const DETAIL_REFRESH_MS = 5_000;
 
@@ -153,7 +136,7 @@ function Callbacks({ record }: { record: PanelTransactionDetail }) {
     refetchInterval: DETAIL_REFRESH_MS,
     queryFn: async () => {
       try {
-        return await panelFetch<CallbackDetail>(`/panel/callbacks/${record.id}`);
+        return await panelFetch<PanelCallbackDetail>(`/panel/callbacks/${record.id}`);
       } catch (error) {
         // No delivery yet (the transaction is not final): a state, not an error.
         if (error instanceof HttpError && error.status === 404) return null;

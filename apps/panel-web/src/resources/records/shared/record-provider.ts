@@ -1,24 +1,19 @@
 import type { DataProvider, GetListParams, RaRecord } from 'react-admin';
+import type { PanelRecordList, PanelRecordWriteResponse } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../../api/http';
 import { listFromRows } from './client-list';
 import { overlayList, overlayOne, rememberWrite } from './recent-writes';
 
-interface SaveAnswer<R> {
-  success: boolean;
-  created?: boolean;
-  changed?: boolean;
-  record: R;
-}
-
-export interface RecordProviderSpec<R extends RaRecord> {
+/** R: the screen's record; W: the record as the API answers it (the contract's shape; R unless decorated). */
+export interface RecordProviderSpec<R extends RaRecord, W = R> {
   /** GET: `{ items }` with every record (the record routes do not page). */
   listPath: string;
   /** GET one by id (the record's id is what the path takes). */
   onePath: (id: R['id']) => string;
   /** Filters the API applies itself (passed as query), e.g. includeDeleted. */
   serverFilters?: (filter: Record<string, unknown>) => Record<string, string | undefined>;
-  /** Decorates each row (roles: id = name). */
-  toRecord?: (row: R) => R;
+  /** Turns each answered row into the screen's record (roles: id = name); required when W is not R. */
+  toRecord?: (row: W) => R;
   /** POST path and body of create and update; the body holds only what the API accepts. */
   savePath?: string;
   toSaveBody?: (data: Partial<R>, previous?: R) => Record<string, unknown>;
@@ -28,11 +23,11 @@ export interface RecordProviderSpec<R extends RaRecord> {
 }
 
 /** A react-admin data provider over one record kind of the panel API (save is keyed by natural key). */
-export function recordProvider<R extends RaRecord>(spec: RecordProviderSpec<R>): Partial<DataProvider> {
-  const decorate = spec.toRecord ?? ((row: R) => row);
+export function recordProvider<R extends RaRecord, W = R>(spec: RecordProviderSpec<R, W>): Partial<DataProvider> {
+  const decorate = spec.toRecord ?? ((row: W) => row as unknown as R);
   async function all(filter: Record<string, unknown> = {}): Promise<R[]> {
     const query = spec.serverFilters?.(filter) ?? {};
-    const answer = await panelFetch<{ items: R[] }>(spec.listPath, { query });
+    const answer = await panelFetch<PanelRecordList<W>>(spec.listPath, { query });
     let rows = overlayList(spec.listPath, answer.items.map(decorate), filter.includeDeleted === true);
     // Our own writes laid over must still match what the server filtered on (providers of one merchant).
     for (const [key, value] of Object.entries(query)) {
@@ -52,7 +47,9 @@ export function recordProvider<R extends RaRecord>(spec: RecordProviderSpec<R>):
     // anything else the form did not hold, from the record as it was.
     const defined = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
     const merged = (previous ? { ...previous, ...defined } : data) as Partial<R>;
-    const answer = await panelFetch<SaveAnswer<R>>(spec.savePath, { body: spec.toSaveBody(merged, previous) });
+    const answer = await panelFetch<PanelRecordWriteResponse<W>>(spec.savePath, {
+      body: spec.toSaveBody(merged, previous),
+    });
     const record = decorate(answer.record);
     rememberWrite(spec.listPath, record);
     return record;
@@ -63,7 +60,7 @@ export function recordProvider<R extends RaRecord>(spec: RecordProviderSpec<R>):
       return listFromRows(await all(filter), { ...params, filter: clientFilter(filter) }) as never;
     },
     getOne: async (_resource, params) =>
-      ({ data: overlayOne(spec.listPath, decorate(await panelFetch<R>(spec.onePath(params.id)))) }) as never,
+      ({ data: overlayOne(spec.listPath, decorate(await panelFetch<W>(spec.onePath(params.id)))) }) as never,
     getMany: async (_resource, params) => {
       const wanted = new Set(params.ids.map(String));
       return { data: (await all()).filter((row) => wanted.has(String(row.id))) } as never;
@@ -83,8 +80,8 @@ export function recordProvider<R extends RaRecord>(spec: RecordProviderSpec<R>):
     const body = spec.toDeleteBody;
     provider.delete = async (_resource, params) => {
       const record = params.previousData as unknown as R;
-      const answer = await panelFetch<Partial<SaveAnswer<R>>>(path, { body: body(record) });
-      // Soft deletes answer the record (deleted: true); role deletes answer nothing.
+      const answer = await panelFetch<Partial<PanelRecordWriteResponse<W>>>(path, { body: body(record) });
+      // Soft deletes answer the record (deleted: true); role deletes answer no record.
       rememberWrite(
         spec.listPath,
         answer.record ? decorate(answer.record) : { ...record, deleted: true, updatedAt: new Date().toISOString() },
