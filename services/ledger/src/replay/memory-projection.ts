@@ -285,38 +285,31 @@ export class MemoryProjection {
       for (const t of this.transfers.values()) if (t.state === 'pending') this.pendingWritten.add(t.transaction_id);
       if (this.pendingWritten.size > this.maxHeldRows) this.pendingWritten = 'unknown';
     }
-    const held: Held = {
-      transactions: this.transactions,
-      transfers: this.transfers,
-      balances: this.balances,
-      daily: this.daily,
-      records: this.records,
-    };
+    const held: Held = { transactions: this.transactions, transfers: this.transfers, ...this.takeDeltas() };
     this.transactions = new Map();
     this.transfers = new Map();
     this.transfersOf = new Map();
     this.pendingLoaded = new Set();
+    return held;
+  }
+
+  /** Every flush writes all deltas and records (additive or last-write-wins: early is as good as late). */
+  private takeDeltas(): Pick<Held, 'balances' | 'daily' | 'records'> {
+    const taken = { balances: this.balances, daily: this.daily, records: this.records };
     this.balances = new Map();
     this.daily = new Map();
     this.records = new Map();
     this.flushedOnce = true;
     this.flushes += 1;
-    return held;
+    return taken;
   }
 
   /**
-   * The write-behind's share: settled transactions and transfers, and every delta and record (those
-   * are additive or last-write-wins, so writing them early changes nothing). Open transactions and
-   * pending transfers stay, so the events still to come find them in memory.
+   * The write-behind's share: settled transactions and transfers, and every delta and record. Open
+   * transactions and pending transfers stay, so the events still to come find them in memory.
    */
   private detachSettled(): Held {
-    const held: Held = {
-      transactions: new Map(),
-      transfers: new Map(),
-      balances: this.balances,
-      daily: this.daily,
-      records: this.records,
-    };
+    const held: Held = { transactions: new Map(), transfers: new Map(), ...this.takeDeltas() };
     for (const [id, t] of this.transfers) {
       if (t.state === 'pending') continue;
       held.transfers.set(id, t);
@@ -335,11 +328,6 @@ export class MemoryProjection {
       if (kept.length === 0) this.transfersOf.delete(id);
       else if (kept.length !== ids.length) this.transfersOf.set(id, kept);
     }
-    this.balances = new Map();
-    this.daily = new Map();
-    this.records = new Map();
-    this.flushedOnce = true;
-    this.flushes += 1;
     return held;
   }
 
