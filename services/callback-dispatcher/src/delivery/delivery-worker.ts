@@ -36,11 +36,14 @@ const MIN_SLEEP_MS = 5;
  * lease is free or expired, so two workers on one database never hold the same delivery; the lease
  * outlives the request timeout, so a live worker always records its attempt before anyone else may
  * take the delivery, and a killed worker's delivery is taken over when its lease expires. Every
- * completion is fenced on the lease owner.
+ * completion is fenced on the lease owner. A worker never claims a delivery it still has in flight
+ * (its ids are excluded from the claim), even if that delivery's lease has run out meanwhile: its
+ * attempt is recorded first.
  */
 export class DeliveryWorker {
   private readonly agent: Agent;
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries being attempted (until their attempt is recorded), by delivery id. */
+  private readonly inFlight = new Map<string, Promise<void>>();
   private readonly stopController = new AbortController();
   private stopping = false;
   private wakePending = false;
@@ -55,7 +58,9 @@ export class DeliveryWorker {
     readonly owner: string,
     private readonly logger: Logger,
   ) {
-    this.agent = new Agent({ connect: { timeout: settings.requestTimeoutMs } });
+    // A plain Agent: no retry interceptor (RetryAgent / interceptors.retry), so undici never re-sends a
+    // POST below the attempt we record; one request per connection at a time (the default, stated).
+    this.agent = new Agent({ connect: { timeout: settings.requestTimeoutMs }, pipelining: 1 });
   }
 
   start(): void {
@@ -74,10 +79,10 @@ export class DeliveryWorker {
     await this.loop;
     if (this.inFlight.size > 0) {
       const grace = new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
-      await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+      await Promise.race([Promise.allSettled([...this.inFlight.values()]), grace]);
     }
     this.stopController.abort();
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.inFlight.values()]);
     await this.agent.close().catch(() => undefined);
   }
 
@@ -115,22 +120,38 @@ export class DeliveryWorker {
     });
   }
 
+  /** Ids this worker must not claim: its own deliveries still in flight. */
+  private inFlightIds(): string[] {
+    return [...this.inFlight.keys()];
+  }
+
+  /**
+   * Takes at most `limit` due deliveries. The candidates are picked once, in a MATERIALIZED CTE: as
+   * `update … where id in (select … limit n for update skip locked)` the planner may run the
+   * subquery as the inner side of a nested-loop semi join (it does on a fresh table, estimating one
+   * row), re-running it for every outer row; each re-run skips the rows this statement has already
+   * leased and locks the next n, so one claim took every due row (500 for a limit of 16, on PGlite
+   * and on PostgreSQL alike) and the worker launched them all at once, far past its concurrency.
+   */
   private async claim(limit: number): Promise<ClaimedDelivery[]> {
     const { rows } = await this.db.query<ClaimedDelivery>(
-      `update cb_deliveries d
+      `with picked as materialized (
+         select delivery_id from cb_deliveries
+         where state = 'pending' and due_at <= now() and (lease_until is null or lease_until < now())
+           and delivery_id <> all($4::uuid[])
+         order by due_at
+         limit $3
+         for update skip locked
+       )
+       update cb_deliveries d
          set lease_owner = $1, lease_until = now() + ($2::int * interval '1 millisecond'), updated_at = now()
-       where d.delivery_id in (
-           select delivery_id from cb_deliveries
-           where state = 'pending' and due_at <= now() and (lease_until is null or lease_until < now())
-           order by due_at
-           limit $3
-           for update skip locked)
-         and d.state = 'pending'
+       from picked
+       where d.delivery_id = picked.delivery_id and d.state = 'pending'
        returning d.delivery_id::text, d.provider_id, d.target_url, d.body, d.round_attempts, d.next_trigger,
          d.next_requested_by, d.transaction_id::text,
          (select e.metadata->>'requestId' from es_events e
            where e.stream_id = 'txn-' || d.transaction_id::text and e.stream_version = 1) as request_id`,
-      [this.owner, this.settings.leaseMs, limit],
+      [this.owner, this.settings.leaseMs, limit, this.inFlightIds()],
     );
     return rows;
   }
@@ -139,7 +160,8 @@ export class DeliveryWorker {
   private async msUntilNextDue(): Promise<number | undefined> {
     const { rows } = await this.db.query<{ ms: string | null }>(
       `select ceil(extract(epoch from (min(greatest(due_at, coalesce(lease_until, due_at))) - now())) * 1000)::text as ms
-       from cb_deliveries where state = 'pending'`,
+       from cb_deliveries where state = 'pending' and delivery_id <> all($1::uuid[])`,
+      [this.inFlightIds()],
     );
     const ms = rows[0]?.ms;
     return ms === null || ms === undefined ? undefined : Math.max(0, Number(ms));
@@ -153,10 +175,10 @@ export class DeliveryWorker {
         ),
       )
       .finally(() => {
-        this.inFlight.delete(running);
+        this.inFlight.delete(delivery.delivery_id);
         this.wake();
       });
-    this.inFlight.add(running);
+    this.inFlight.set(delivery.delivery_id, running);
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {

@@ -5,6 +5,12 @@ import { parseRetryAfter } from './retry-policy.js';
 /** At most this much of an answer is kept in the callback log. */
 export const RESPONSE_EXCERPT_BYTES = 1_024;
 
+/**
+ * undici's own headers/body timeouts are only a backstop this much behind our deadline, so the
+ * deadline (which yields to waiting I/O first, see postCallback) is what ends a slow attempt.
+ */
+const UNDICI_TIMEOUT_MARGIN_MS = 1_000;
+
 export interface HttpAttemptResult {
   outcome: CallbackAttemptOutcome;
   statusCode: number | null;
@@ -20,6 +26,16 @@ export interface HttpAttemptResult {
  * attempt). Success is a 2xx whose status line arrives within `timeoutMs`; the answer's first
  * RESPONSE_EXCERPT_BYTES are read (within the same deadline) and the rest is discarded.
  * `stop` aborts the request when the process shuts down (outcome `aborted`).
+ *
+ * The deadline yields to I/O before it aborts (a setImmediate after the timer, as undici does for
+ * its connect timeout): when the event loop was blocked past the deadline (on PGlite a burst of
+ * database work can hold it for seconds), the timer and an answer that arrived in time become ready
+ * in the same loop turn, and timers run before I/O. Aborting straight from the timer recorded a 200
+ * the receiver had sent within milliseconds as a timeout, and the retry delivered it a second time.
+ *
+ * Never re-sent below the caller's recording: the request is not idempotent (undici pipelines
+ * nothing behind it and fails it, not replays it, when its socket closes) and the dispatcher must
+ * not have a retry interceptor (a RetryAgent would resend the POST on its own).
  */
 export async function postCallback(options: {
   dispatcher: Dispatcher;
@@ -32,7 +48,10 @@ export async function postCallback(options: {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error('timeout')), options.timeoutMs);
+  let lastTurn: NodeJS.Immediate | undefined;
+  const timer = setTimeout(() => {
+    lastTurn = setImmediate(() => deadline.abort(new Error('timeout')));
+  }, options.timeoutMs);
   const signal = AbortSignal.any([deadline.signal, options.stop]);
   const failure = (outcome: CallbackAttemptOutcome, error: string): HttpAttemptResult => ({
     outcome,
@@ -56,12 +75,14 @@ export async function postCallback(options: {
     try {
       response = await request(url, {
         method: 'POST',
+        // undici's default for a POST, stated: never pipelined behind another request, never replayed.
+        idempotent: false,
         headers: options.headers,
         body: options.body,
         dispatcher: options.dispatcher,
         signal,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
+        headersTimeout: options.timeoutMs + UNDICI_TIMEOUT_MARGIN_MS,
+        bodyTimeout: options.timeoutMs + UNDICI_TIMEOUT_MARGIN_MS,
       });
     } catch (error) {
       if (options.stop.aborted) return failure('aborted', 'the dispatcher stopped while the request was in flight');
@@ -93,6 +114,7 @@ export async function postCallback(options: {
     };
   } finally {
     clearTimeout(timer);
+    if (lastTurn) clearImmediate(lastTurn);
   }
 }
 
