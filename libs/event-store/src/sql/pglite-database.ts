@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
+import { EventLoopTurns } from './event-loop-turns.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
 /**
@@ -10,10 +11,14 @@ import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir ? { dataDir } : {});
+  // PGlite never yields to the event loop on its own (see event-loop-turns.ts).
+  const turns = new EventLoopTurns();
 
   const database: SqlDatabase = {
     kind: 'pglite',
     async query<Row>(sql: string, params?: readonly unknown[]) {
+      const turn = turns.beforeStatement();
+      if (turn) await turn;
       const result = await db.query<Row>(sql, params as unknown[] | undefined);
       return { rows: result.rows };
     },
@@ -21,6 +26,8 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
       return db.transaction(async (tx) => {
         const executor: SqlExecutor = {
           async query<Row>(sql: string, params?: readonly unknown[]) {
+            const turn = turns.beforeStatement();
+            if (turn) await turn;
             const result = await tx.query<Row>(sql, params as unknown[] | undefined);
             return { rows: result.rows };
           },
@@ -29,6 +36,8 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
       });
     },
     async exec(sql: string) {
+      const turn = turns.beforeStatement();
+      if (turn) await turn;
       await db.exec(sql);
     },
     async close() {
