@@ -29,7 +29,6 @@ export function assertBuilt(): void {
   }
 }
 
-
 export interface ServiceProcess {
   service: Service;
   port: number;
