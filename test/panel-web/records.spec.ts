@@ -249,13 +249,18 @@ describe('panel web: record and log screens in chromium (PostgreSQL)', () => {
     acmeSecret = rotated;
   });
 
-  it('creates a provider through the form and shows its generated key and secret once; they work', async () => {
+  /** The provider create form with a name, merchant Acme and infrastructure acme chosen. */
+  const openProviderForm = async (name: string) => {
     await open('providers/create');
-    await page.getByRole('textbox', { name: 'Name' }).fill('kuzey-h2h');
+    await page.getByRole('textbox', { name: 'Name' }).fill(name);
     await page.getByRole('combobox', { name: 'Merchant' }).click();
     await page.getByRole('option', { name: 'Acme' }).click();
     await page.getByRole('combobox', { name: 'Infrastructure' }).click();
     await page.getByRole('option', { name: 'acme' }).click();
+  };
+
+  it('creates a provider through the form and shows its generated key and secret once; they work', async () => {
+    await openProviderForm('kuzey-h2h');
     await page.getByRole('textbox', { name: 'Allowed API IPs' }).fill('127.0.0.1\n10.0.0.0/8');
     expect(await unlabelledInputs(page)).toEqual([]);
     await page.getByRole('button', { name: 'Save' }).click();
@@ -278,12 +283,7 @@ describe('panel web: record and log screens in chromium (PostgreSQL)', () => {
 
     // The same name again: the API saves by name and answers created: false without credentials,
     // so the form says so and opens that provider instead of an empty secret dialog.
-    await open('providers/create');
-    await page.getByRole('textbox', { name: 'Name' }).fill('kuzey-h2h');
-    await page.getByRole('combobox', { name: 'Merchant' }).click();
-    await page.getByRole('option', { name: 'Acme' }).click();
-    await page.getByRole('combobox', { name: 'Infrastructure' }).click();
-    await page.getByRole('option', { name: 'acme' }).click();
+    await openProviderForm('kuzey-h2h');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('A provider named "kuzey-h2h" already existed').waitFor();
     await page.waitForURL(new RegExp(`#/providers/${created.id}$`));
