@@ -19,23 +19,21 @@ import type { AuditEntry as AuditEntryAnswer, AuditPage } from '@transfergate/co
 import { panelFetch } from '../../api/http';
 import { DateTimeField } from '../records/shared/fields';
 import { useCan } from '../records/shared/use-can';
-import { cursorLister } from './cursor-pages';
+import { cursorLister, filterText } from './cursor-pages';
 
 /** A react-admin record needs an id: the entry's global position is unique. */
 export type AuditEntry = AuditEntryAnswer & { id: string };
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
-
 const listAudit = cursorLister<AuditEntry>(async (filter, limit, cursor) => {
   const answer = await panelFetch<AuditPage>('/panel/audit', {
     query: {
-      operatorId: text(filter.operatorId),
+      operatorId: filterText(filter.operatorId),
       // Event type names are PascalCase; let the operator type them with spaces or commas.
-      type: text(filter.type)
+      type: filterText(filter.type)
         ?.replace(/[\s,]+/g, ',')
         .replace(/^,|,$/g, ''),
-      from: text(filter.from),
-      to: text(filter.to),
+      from: filterText(filter.from),
+      to: filterText(filter.to),
       limit,
       cursor,
     },

@@ -31,17 +31,15 @@ import { formatDateTime } from '../../format/time';
 import { ConfirmAction } from '../records/shared/confirm-action';
 import { DateTimeField } from '../records/shared/fields';
 import { useCan } from '../records/shared/use-can';
-import { cursorLister } from './cursor-pages';
+import { cursorLister, filterText } from './cursor-pages';
 import { JsonBlock, StateChip, StateValueChip } from './log-fields';
-
-const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 const listCallbacks = cursorLister<PanelCallbackDelivery>((filter, limit, cursor) =>
   panelFetch<PanelCallbackPage>('/panel/callbacks', {
     query: {
-      state: text(filter.state),
-      type: text(filter.type),
-      transactionId: text(filter.transactionId),
+      state: filterText(filter.state),
+      type: filterText(filter.type),
+      transactionId: filterText(filter.transactionId),
       limit,
       cursor,
     },

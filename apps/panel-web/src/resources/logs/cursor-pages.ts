@@ -8,6 +8,9 @@ import type { PanelCursorPage } from '@transfergate/contracts/panel';
  * lists answer `pageInfo`, and a total only on the last page (counting a log would cost a scan).
  */
 
+/** A filter value as a query parameter: trimmed text, or left out when empty or not text. */
+export const filterText = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
 /** How many pages a jump may walk before it gives up (the UI only steps by one). */
 const MAX_PAGES_WALKED = 20;
 /** Filter combinations remembered (least recently used dropped). */

@@ -19,18 +19,16 @@ import {
 import type { WebhookLogEntry, WebhookLogItem, WebhookLogPage } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { DateTimeField } from '../records/shared/fields';
-import { cursorLister } from './cursor-pages';
+import { cursorLister, filterText } from './cursor-pages';
 import { JsonBlock, StateChip } from './log-fields';
-
-const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 const listWebhooks = cursorLister<WebhookLogItem>((filter, limit, cursor) =>
   panelFetch<WebhookLogPage>('/panel/webhooks', {
     query: {
-      slug: text(filter.slug),
-      outcome: text(filter.outcome),
-      kind: text(filter.kind),
-      transactionId: text(filter.transactionId),
+      slug: filterText(filter.slug),
+      outcome: filterText(filter.outcome),
+      kind: filterText(filter.kind),
+      transactionId: filterText(filter.transactionId),
       limit,
       cursor,
     },
