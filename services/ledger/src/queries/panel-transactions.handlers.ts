@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import {
-  DomainError,
   EVENT_CATALOG,
   FindPanelProviderQuery,
   FindPanelTransactionQuery,
@@ -23,6 +22,7 @@ import {
   type SqlDatabase,
 } from '@transfergate/event-store';
 import { foldTransaction } from '../domain/transaction.js';
+import { decodeListCursor, encodeListCursor } from '../read-models/transaction-read-model.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NUMBER = /^[1-9]\d{0,14}$/;
@@ -61,28 +61,7 @@ function containsPattern(text: string): string {
 }
 
 function encodeCursor(row: ListRow): string {
-  return Buffer.from(JSON.stringify([row.cursor_time, row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string' &&
-      CURSOR_TIME.test(parsed[0]) &&
-      UUID.test(parsed[1])
-    ) {
-      return [parsed[0], parsed[1]];
-    }
-  } catch {
-    // fall through to the refusal
-  }
-  throw new DomainError('validation_failed', 'invalid request: cursor is not a cursor from this list', {
-    fields: [{ field: 'cursor', problem: 'not a cursor from this list' }],
-  });
+  return encodeListCursor(row.cursor_time, row.id);
 }
 
 function recordOf(row: ListRow): PanelTransactionRecord {
@@ -146,7 +125,7 @@ export class ListPanelTransactionsHandler implements IQueryHandler<ListPanelTran
       where.push(`(${alternatives.join(' or ')})`);
     }
     if (filters.cursor) {
-      const [time, id] = decodeCursor(filters.cursor);
+      const [time, id] = decodeListCursor(filters.cursor, CURSOR_TIME);
       where.push(`(created_at, transaction_id) < (${param(time)}::timestamptz, ${param(id)}::uuid)`);
     }
     const limit = Math.min(Math.max(Math.trunc(filters.limit), 1), 200);

@@ -70,6 +70,33 @@ export function invalidCursor(): DomainError {
   });
 }
 
+const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The transaction lists' keyset cursor (both adapters): `[creation time, transaction id]` as base64url JSON. */
+export function encodeListCursor(time: string, transactionId: string): string {
+  return Buffer.from(JSON.stringify([time, transactionId])).toString('base64url');
+}
+
+/** The cursor's parts, the time in the adapter's own text form (`timeFormat`); anything else is a 400. */
+export function decodeListCursor(cursor: string, timeFormat: RegExp): [string, string] {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string' &&
+      timeFormat.test(parsed[0]) &&
+      CURSOR_ID.test(parsed[1])
+    ) {
+      return [parsed[0], parsed[1]];
+    }
+  } catch {
+    // fall through to the refusal
+  }
+  throw invalidCursor();
+}
+
 export class ReadModelGapError extends Error {
   constructor(transactionId: string, storedVersion: number, eventVersion: number) {
     super(`read model: transaction ${transactionId} is at version ${storedVersion}, event has ${eventVersion}`);

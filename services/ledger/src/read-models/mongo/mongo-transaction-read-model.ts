@@ -5,7 +5,8 @@ import { evolve, type TransactionAggregate } from '../../domain/transaction.js';
 import {
   ReadModelGapError,
   TRANSACTION_STREAM_PREFIX,
-  invalidCursor,
+  decodeListCursor,
+  encodeListCursor,
   pageSize,
   panelRecordOf,
   type TransactionReadModel,
@@ -32,7 +33,6 @@ export interface TransactionDocument {
 }
 
 export const TRANSACTIONS_COLLECTION = 'rm_transactions';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const NUMBER = /^[1-9]\d{0,14}$/;
 
@@ -41,26 +41,12 @@ function escapeRegex(text: string): string {
 }
 
 function encodeCursor(doc: TransactionDocument): string {
-  return Buffer.from(JSON.stringify([doc.createdAt.toISOString(), doc._id])).toString('base64url');
+  return encodeListCursor(doc.createdAt.toISOString(), doc._id);
 }
 
 function decodeCursor(cursor: string): [Date, string] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string' &&
-      ISO_MS.test(parsed[0]) &&
-      UUID.test(parsed[1])
-    ) {
-      return [new Date(parsed[0]), parsed[1]];
-    }
-  } catch {
-    // fall through to the refusal
-  }
-  throw invalidCursor();
+  const [time, id] = decodeListCursor(cursor, ISO_MS);
+  return [new Date(time), id];
 }
 
 /**
