@@ -195,6 +195,17 @@ describe('gateway contract conformance on PostgreSQL', () => {
         status: 'awaiting_payment',
         amount: 60,
       });
+      // checkStatus takes the same `by` as /status: the number alone is an external id nobody sent.
+      const byNumberUnasked = await call('POST', path, {
+        body: { method: 'checkStatus', transactionId: String(status.body.id) },
+        headers: merchantHeaders,
+      });
+      expect(byNumberUnasked).toMatchObject({ status: 404, body: { errorCode: 'transaction_not_found' } });
+      const byNumber = await call('POST', path, {
+        body: { method: 'checkStatus', transactionId: String(status.body.id), by: 'id' },
+        headers: merchantHeaders,
+      });
+      expect(byNumber).toMatchObject({ status: 201, body: { transactionId: tx, uuid: status.body.uuid } });
       const unknown = await call('POST', path, {
         body: { method: 'refund', transactionId: tx },
         headers: merchantHeaders,

@@ -59,7 +59,7 @@ describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
     },
   );
 
-  it('POST /status/{identifier} answers the current state by external id, internal id and uuid', async () => {
+  it('POST /status/{identifier} answers by external id, and by internal id or uuid only when asked (by=…)', async () => {
     const id = txId();
     await postJson(`${app.baseUrl}/deposit/bank`, body(id, '1250.50'));
     const headers = { 'x-api-key': 'ak_test_1', 'x-api-secret': 'sk_test_1' };
@@ -73,19 +73,47 @@ describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
       amount: 1250.5,
     });
     expect(Number.isInteger(byExternal.body.id)).toBe(true);
-    await app.settle();
-    const byNumber = await postJson(`${app.baseUrl}/api/status/${byExternal.body.id}`, {
+    // No pause and no settle: the deposit's answer already holds in the read model the number is looked up in.
+    const byNumber = await postJson(`${app.baseUrl}/api/status/${byExternal.body.id}?by=id`, {
       ApiKey: 'ak_test_1',
       ApiSecret: 'sk_test_1',
     });
     expect(byNumber.body).toMatchObject({ transactionId: id, uuid: byExternal.body.uuid });
     const basic = { authorization: `Basic ${Buffer.from('ak_test_1:sk_test_1').toString('base64')}` };
-    const byUuid = await postJson(`${app.baseUrl}/status/${byExternal.body.uuid}`, {}, basic);
+    const byUuid = await postJson(`${app.baseUrl}/status/${byExternal.body.uuid}`, { by: 'uuid' }, basic);
     expect(byUuid.body).toMatchObject({ transactionId: id });
+    // Without `by`, an internal number or uuid is just an external id nobody sent.
+    for (const other of [String(byExternal.body.id), String(byExternal.body.uuid)]) {
+      const guessed = await postJson(`${app.baseUrl}/status/${other}`, {}, headers);
+      expect(guessed).toMatchObject({ status: 404, body: { success: false, errorCode: 'transaction_not_found' } });
+    }
+    const badBy = await postJson(`${app.baseUrl}/status/${id}?by=number`, {}, headers);
+    expect(badBy).toMatchObject({ status: 400, body: { success: false, errorCode: 'validation_failed' } });
+    const notANumber = await postJson(`${app.baseUrl}/status/${id}?by=id`, {}, headers);
+    expect(notANumber).toMatchObject({ status: 400, body: { success: false, errorCode: 'validation_failed' } });
     const wrongSecret = await postJson(`${app.baseUrl}/status/${id}`, {}, { ...headers, 'x-api-secret': 'sk_test_2' });
     expect(wrongSecret).toMatchObject({ status: 401, body: { success: false, errorCode: 'invalid_credentials' } });
     const unknown = await postJson(`${app.baseUrl}/status/NOPE-${id}`, {}, headers);
     expect(unknown).toMatchObject({ status: 404, body: { success: false, errorCode: 'transaction_not_found' } });
+  });
+
+  it('never answers another transaction for a numeric external id that equals its internal number', async () => {
+    const headers = { 'x-api-key': 'ak_test_1', 'x-api-secret': 'sk_test_1' };
+    const first = txId();
+    await postJson(`${app.baseUrl}/deposit/bank`, body(first));
+    const approvedOne = await postJson(`${app.baseUrl}/status/${first}`, {}, headers);
+    const number = String(approvedOne.body.id);
+    // The merchant's own id "<number>" does not exist yet: not found, never the transaction numbered so.
+    const before = await postJson(`${app.baseUrl}/status/${number}`, {}, headers);
+    expect(before).toMatchObject({ status: 404, body: { errorCode: 'transaction_not_found' } });
+    // Once it exists, the numeric id is the merchant's own transaction; by=id still reaches the other one.
+    const created = await postJson(`${app.baseUrl}/deposit/bank`, body(number, 80));
+    expect(created.status).toBe(201);
+    const mine = await postJson(`${app.baseUrl}/status/${number}`, {}, headers);
+    expect(mine.body).toMatchObject({ transactionId: number, amount: 80 });
+    expect(mine.body.uuid).not.toBe(approvedOne.body.uuid);
+    const theirs = await postJson(`${app.baseUrl}/status/${number}?by=id`, {}, headers);
+    expect(theirs.body).toMatchObject({ transactionId: first, uuid: approvedOne.body.uuid });
   });
 
   it('accepts the hash in upper-case hex and refuses a wrong one', async () => {

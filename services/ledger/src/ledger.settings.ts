@@ -10,3 +10,10 @@ export const LEDGER_SETTINGS = 'transfergate:LedgerSettings';
 
 /** Optimistic-concurrency retries on a hot merchant ledger stream: bounded and explicit. */
 export const MAX_CONFLICT_RETRIES = 16;
+
+/**
+ * Read-your-writes: a command answers only once the read models include what it wrote, waiting at
+ * most this long for the projection. Past it the write stands (it is committed) and the answer goes
+ * out with a warning logged: a stalled projection also turns /ready red.
+ */
+export const READ_YOUR_WRITES_TIMEOUT_MS = 5_000;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AmountSchema } from '../money/kurus.js';
 import { BankCodeSchema, rawText, requestText } from './text.js';
+import { StatusLookupSchema } from './status.js';
 
 /**
  * Merchant API: POST /deposit, POST /withdrawal and the single endpoint POST / (method = deposit,
@@ -76,8 +77,18 @@ export const MerchantCheckStatusRequestSchema = z.object({
   ...credentialShape,
   method: z.literal('checkStatus'),
   transactionId: idText,
+  by: StatusLookupSchema.optional(),
 });
 export type MerchantCheckStatusRequest = z.infer<typeof MerchantCheckStatusRequestSchema>;
+
+/** POST /status/{identifier}'s optional fields (body or query): credentials and what the identifier is. */
+export const StatusRequestFieldsSchema = MerchantCheckStatusRequestSchema.pick({
+  ApiKey: true,
+  apiKey: true,
+  ApiSecret: true,
+  apiSecret: true,
+  by: true,
+});
 
 /** POST / and /api: one body, dispatched on `method`. */
 export const MerchantSingleEndpointRequestSchema = z.discriminatedUnion('method', [

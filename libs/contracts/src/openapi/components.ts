@@ -30,6 +30,7 @@ import {
   MerchantSingleEndpointRequestSchema,
   MerchantWithdrawalRequestSchema,
   MerchantWithdrawalResponseSchema,
+  StatusRequestFieldsSchema,
 } from '../http/merchant.js';
 import { ModuleHealthResponseSchema } from '../http/module-health.js';
 import { HealthResponseSchema, StatusResponseSchema } from '../http/status.js';
@@ -79,7 +80,7 @@ export const MerchantSingleEndpointResponseSchema = z.union([
   StatusResponseSchema,
 ]);
 
-/** The identifier of POST /status/{identifier}: external id, internal integer id or uuid. */
+/** The identifier of POST /status/{identifier}: your transaction id, or with `by` our integer id or uuid. */
 export const StatusIdentifierSchema = z.string().min(1).max(128);
 
 export type ErrorForm = 'h2h' | 'merchant' | 'infrastructureDeposit' | 'infrastructureWithdrawal' | 'testAuth';
@@ -264,6 +265,16 @@ export const COMPONENTS: ComponentEntry[] = [
     schema: CredentialFieldsSchema,
     description: 'Gateway credentials given in a JSON body or the query string.',
     properties: credentialProps,
+  },
+  {
+    id: 'StatusRequestFields',
+    schema: StatusRequestFieldsSchema,
+    description:
+      'POST /status/{identifier}: optional credentials and what the identifier is, in the body or query string.',
+    properties: {
+      ...credentialProps,
+      by: 'What the identifier is: `transactionId` (default: your own transaction id), `id` (our integer id) or `uuid`.',
+    },
   },
   {
     id: 'StatusResponse',

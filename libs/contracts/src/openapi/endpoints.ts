@@ -19,6 +19,7 @@ import {
   MerchantSingleEndpointRequestSchema,
   MerchantWithdrawalRequestSchema,
   MerchantWithdrawalResponseSchema,
+  StatusRequestFieldsSchema,
 } from '../http/merchant.js';
 import { ModuleHealthResponseSchema } from '../http/module-health.js';
 import { HealthResponseSchema, StatusResponseSchema } from '../http/status.js';
@@ -267,15 +268,18 @@ export const GATEWAY_ENDPOINTS: EndpointSpec[] = [
     tag: 'Status',
     summary: "A transaction's current state",
     description:
-      'Looks a transaction of the calling provider up by your transaction id, its internal integer id or its uuid.',
+      'Looks a transaction of the calling provider up by your transaction id. The identifier is always your ' +
+      'own transaction id unless `by` (query string or body) says otherwise: `by=id` for our integer id ' +
+      '(`id` of every answer), `by=uuid` for our uuid. A numeric transaction id of yours is never taken for ' +
+      "another transaction's integer id. The single endpoint's `checkStatus` takes the same `by`.",
     pathParams: [
       {
         name: 'identifier',
-        description: 'Your transaction id, the internal integer id or the internal uuid.',
+        description: 'Your transaction id; with `by=id` our integer id, with `by=uuid` our uuid.',
         schema: StatusIdentifierSchema,
       },
     ],
-    request: { schema: CredentialFieldsSchema, required: false, examples: examples.CREDENTIALS_BODY_EXAMPLES },
+    request: { schema: StatusRequestFieldsSchema, required: false, examples: examples.CREDENTIALS_BODY_EXAMPLES },
     success: {
       status: 201,
       description: 'The transaction.',

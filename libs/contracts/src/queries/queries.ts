@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { TransactionView } from '../commands/transaction-commands.js';
+import type { StatusLookup } from '../http/status.js';
 
 /** What the gateway needs to authenticate a caller; the secret is unsealed only for this. */
 export interface ProviderCredentials {
@@ -24,11 +25,12 @@ export class FindProviderByApiKeyQuery extends Query<ProviderCredentials | null>
   }
 }
 
-/** Finds a provider's transaction by its external id, internal integer id or internal UUID. */
+/** Finds a provider's transaction by what `by` says the identifier is (its external id by default). */
 export class FindTransactionQuery extends Query<TransactionView | null> {
   constructor(
     readonly providerId: string,
     readonly identifier: string,
+    readonly by: StatusLookup = 'transactionId',
   ) {
     super();
   }

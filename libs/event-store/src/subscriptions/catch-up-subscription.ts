@@ -39,6 +39,8 @@ export interface RunningConsumer {
 }
 
 const DEFAULT_BATCH = 500;
+/** How often an instance without the lease re-reads the checkpoint while something waits on it. */
+const WAITER_POLL_MS = 20;
 
 /**
  * Catch-up subscription on the store with a persisted checkpoint and a lease, so exactly one
@@ -54,6 +56,9 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
 
   let stopped = false;
   let current: GlobalPosition = { commitXid: '0', seq: '0' };
+  // The stored checkpoint as last read while another instance holds the lease: waiters in this
+  // process are released by that instance's progress too (read-your-writes across processes).
+  let observed: GlobalPosition = current;
   const waiters = new Set<{ target: GlobalPosition; resolve: () => void }>();
 
   /** Takes or renews the lease; answers the stored checkpoint, or undefined when another owner holds it. */
@@ -78,9 +83,12 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
     if (rows.length !== 1) throw new LeaseLostError(options.name);
   };
 
+  const reached = (): GlobalPosition => (isBefore(current, observed) ? observed : current);
+
   const releaseWaiters = () => {
+    const position = reached();
     for (const waiter of waiters) {
-      if (!isBefore(current, waiter.target)) {
+      if (!isBefore(position, waiter.target)) {
         waiters.delete(waiter);
         waiter.resolve();
       }
@@ -129,18 +137,38 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
     return events.length;
   };
 
+  /** While another instance holds the lease: read its stored checkpoint for our waiters. */
+  const observeCheckpoint = async (): Promise<void> => {
+    const { rows } = await db.query<{ commit_xid: string; seq: string }>(
+      `select commit_xid::text, seq::text from es_checkpoints where consumer = $1`,
+      [options.name],
+    );
+    const row = rows[0];
+    if (row) observed = { commitXid: row.commit_xid, seq: row.seq };
+    releaseWaiters();
+  };
+
+  // A new waiter wakes an idle loop, so an instance without the lease reads the checkpoint at once.
+  let wakeLoop: (() => void) | undefined;
+
   const loop = (async () => {
     while (!stopped) {
       let handled: number;
       try {
         handled = await step();
+        if (handled < 0 && waiters.size > 0) await observeCheckpoint();
       } catch (error) {
         options.onError?.(error);
         handled = -1;
       }
       if (stopped) break;
       if (handled === batchSize) continue;
-      await store.waitForAppend(handled < 0 ? Math.max(idlePollMs, 1_000) : idlePollMs);
+      const idleMs = handled < 0 ? (waiters.size > 0 ? WAITER_POLL_MS : Math.max(idlePollMs, 1_000)) : idlePollMs;
+      await new Promise<void>((resolve) => {
+        wakeLoop = resolve;
+        void store.waitForAppend(idleMs).then(resolve);
+      });
+      wakeLoop = undefined;
       if (coalesceMs > 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, coalesceMs));
     }
   })();
@@ -149,7 +177,7 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
     name: options.name,
     position: () => current,
     waitUntil(target, timeoutMs) {
-      if (!isBefore(current, target)) return Promise.resolve();
+      if (!isBefore(reached(), target)) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const waiter = {
           target,
@@ -165,6 +193,7 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
           );
         }, timeoutMs);
         waiters.add(waiter);
+        wakeLoop?.();
       });
     },
     async stop() {

@@ -60,7 +60,7 @@ export class MerchantController {
       case 'withdraw':
         return this.createWithdrawal(provider, input, request.ip);
       case 'checkStatus':
-        return this.requests.status(provider, input.transactionId);
+        return this.requests.status(provider, input.transactionId, input.by);
     }
   }
 

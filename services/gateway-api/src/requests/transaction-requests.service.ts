@@ -9,11 +9,14 @@ import {
   type ApiForm,
   type CustomerRef,
   type ProviderCredentials,
+  type StatusLookup,
   type StatusResponse,
   type TransactionView,
 } from '@transfergate/contracts';
 import { requestFingerprint } from '../auth/request-fingerprint.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from '../gateway.settings.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RequestInput {
   form: ApiForm;
@@ -75,10 +78,18 @@ export class TransactionRequestsService {
     return `${this.settings.paymentPageUrl}/payment/${view.paymentToken}`;
   }
 
-  async status(provider: ProviderCredentials, identifier: string): Promise<StatusResponse> {
+  async status(
+    provider: ProviderCredentials,
+    identifier: string,
+    by: StatusLookup = 'transactionId',
+  ): Promise<StatusResponse> {
     if (!identifier || identifier.length > 128)
       throw new DomainError('validation_failed', 'identifier must be 1..128 characters');
-    const view = await this.queries.execute(new FindTransactionQuery(provider.providerId, identifier));
+    if (by === 'id' && !/^[1-9]\d{0,14}$/.test(identifier))
+      throw new DomainError('validation_failed', 'identifier must be a positive integer when by=id');
+    if (by === 'uuid' && !UUID.test(identifier))
+      throw new DomainError('validation_failed', 'identifier must be a uuid when by=uuid');
+    const view = await this.queries.execute(new FindTransactionQuery(provider.providerId, identifier, by));
     if (!view) throw new DomainError('transaction_not_found', `no transaction ${identifier} for this provider`);
     return {
       success: true,

@@ -3,7 +3,9 @@ import { EVENT_CATALOG, STREAMS, type ActorRef, type DomainEvent, type EventData
 import {
   EVENT_STORE,
   SQL_DATABASE,
+  comparePositions,
   type AppendResult,
+  type GlobalPosition,
   type ExpectedVersion,
   type NewEvent,
   type PostgresEventStore,
@@ -13,6 +15,7 @@ import {
 import { foldMerchantLedger, type MerchantLedger } from '../domain/merchant-ledger.js';
 import { foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
 import { randomUUID } from 'node:crypto';
+import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
 
 export interface PendingWrite {
   streamId: string;
@@ -26,10 +29,20 @@ export class LedgerRepository {
   constructor(
     @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    private readonly projection: LedgerProjectionRunner,
   ) {}
 
+  /**
+   * A transaction's current state from its stream. Whatever is answered from it is also true in the
+   * read models: the load waits until the projection has passed the stream's last event (at once
+   * in the usual case, when it has), so an answer built on a concurrent writer's event never runs
+   * ahead of the payment page, /status by number or the panel.
+   */
   async loadTransaction(transactionId: string): Promise<TransactionAggregate | undefined> {
-    return foldTransaction(await this.store.readStream(STREAMS.transaction(transactionId)));
+    const events = await this.store.readStream(STREAMS.transaction(transactionId));
+    const last = events[events.length - 1];
+    if (last) await this.projection.awaitProjected(last.position);
+    return foldTransaction(events);
   }
 
   async loadMerchantLedger(merchantId: string): Promise<MerchantLedger> {
@@ -80,6 +93,14 @@ export class LedgerRepository {
       }));
       return { streamId: write.streamId, expectedVersion: write.expectedVersion, events };
     });
-    return this.store.appendMany(storeWrites);
+    const results = await this.store.appendMany(storeWrites);
+    // Read-your-writes: the caller's answer (a payment URL, a number, a new state) is usable at
+    // once, by this process or another, through every read model.
+    await this.projection.awaitProjected(latestPosition(results));
+    return results;
   }
+}
+
+function latestPosition(results: AppendResult[]): GlobalPosition {
+  return results.map((r) => r.lastPosition).reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
 }

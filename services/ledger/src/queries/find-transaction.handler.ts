@@ -8,9 +8,10 @@ import { transactionIdFor } from '../persistence/ids.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A provider's transaction by external id (straight to its stream, no projection lag), else by
- * internal integer id or UUID (through the read model, then the stream for the current state).
- * Another provider's transaction is never found.
+ * A provider's transaction by what the caller says the identifier is, never by a guess: its
+ * external id (straight to its stream), or when asked for, its internal integer id (through the
+ * read model, which every write waits for) or its uuid; the current state always comes from the
+ * stream. Another provider's transaction is never found.
  */
 @QueryHandler(FindTransactionQuery)
 export class FindTransactionHandler implements IQueryHandler<FindTransactionQuery, TransactionView | null> {
@@ -19,11 +20,10 @@ export class FindTransactionHandler implements IQueryHandler<FindTransactionQuer
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
   ) {}
 
-  async execute({ providerId, identifier }: FindTransactionQuery): Promise<TransactionView | null> {
-    const byExternal = await this.repository.loadTransaction(transactionIdFor(providerId, identifier));
-    if (byExternal) return byExternal.view;
+  async execute({ providerId, identifier, by }: FindTransactionQuery): Promise<TransactionView | null> {
     let transactionId: string | undefined;
-    if (UUID.test(identifier)) transactionId = identifier.toLowerCase();
+    if ((by ?? 'transactionId') === 'transactionId') transactionId = transactionIdFor(providerId, identifier);
+    else if (by === 'uuid') transactionId = UUID.test(identifier) ? identifier.toLowerCase() : undefined;
     else if (/^\d{1,15}$/.test(identifier)) {
       const { rows } = await this.db.query<{ id: string }>(
         `select transaction_id::text id from rm_transactions where number = $1::bigint and provider_id = $2`,

@@ -19,6 +19,7 @@ import {
 } from '@transfergate/event-store';
 import { LEDGER_PROJECTION, projectEvents } from './projector.js';
 import { READ_MODEL_SCHEMA } from './schema.js';
+import { READ_YOUR_WRITES_TIMEOUT_MS } from '../ledger.settings.js';
 
 /** Creates the read-model tables and runs the ledger projection as a leased, checkpointed consumer. */
 @Injectable()
@@ -63,6 +64,22 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
   async waitFor(position: GlobalPosition, timeoutMs = 10_000): Promise<void> {
     if (!this.consumer) throw new Error('projection not started');
     await this.consumer.waitUntil(position, timeoutMs);
+  }
+
+  /**
+   * Holds a command's answer until the read models include `position` (the command's own write, or
+   * the state it answered from), in this process or whichever holds the projection's lease.
+   * Bounded: a projection that does not get there in time is logged, never turned into an error
+   * for a write that is already committed. Before the projection starts (module init) nothing can
+   * read the read models yet, so there is nothing to wait for.
+   */
+  async awaitProjected(position: GlobalPosition): Promise<void> {
+    if (!this.consumer) return;
+    try {
+      await this.consumer.waitUntil(position, READ_YOUR_WRITES_TIMEOUT_MS);
+    } catch (error) {
+      this.logger.warn(`answering before the read models caught up: ${String(error)}`);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
