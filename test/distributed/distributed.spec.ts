@@ -22,6 +22,9 @@ import { assertBuilt, Cluster, http, type ServiceProcess } from './cluster.js';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const ADMIN_PASSWORD = 'S3cure-pass!dist';
 const KEY = { apiKey: 'ak_dist_1', apiSecret: 'sk_dist_1' };
+/** A Merchant API provider: its deposits answer a payment URL served by the gateway process. */
+const MERCHANT_KEY = { apiKey: 'ak_dist_m1', apiSecret: 'sk_dist_m1' };
+const READ_YOUR_WRITES_ROUNDS = 200;
 const IBAN = 'TR330006100519786457841326';
 /** Workload under the kills: deposits and withdrawals, each created, then approved. */
 const CHAOS_DEPOSITS = 24;
@@ -214,6 +217,14 @@ describe('distributed mode: five services as processes on PostgreSQL + NATS', ()
             callback_withdrawal: `${receiver.base}/cb/withdrawal`,
             webhookAllowedIps: ['127.0.0.1/32'],
           },
+          {
+            name: 'Dist Merchant',
+            slug: 'dist-merchant',
+            apiForm: 'merchant',
+            callbackFormat: 'merchant',
+            callback_deposit: `${receiver.base}/cb-merchant/deposit`,
+            callback_withdrawal: `${receiver.base}/cb-merchant/withdrawal`,
+          },
         ],
         merchants: [
           {
@@ -223,7 +234,10 @@ describe('distributed mode: five services as processes on PostgreSQL + NATS', ()
             depositCommissionPercent: 1.5,
             withdrawalCommissionPercent: 1,
             overdraftLimit: 0,
-            providers: [{ name: 'dist-h2h', infrastructure: 'dist', ...KEY }],
+            providers: [
+              { name: 'dist-h2h', infrastructure: 'dist', ...KEY },
+              { name: 'dist-merchant', infrastructure: 'dist-merchant', ...MERCHANT_KEY },
+            ],
           },
         ],
         bankAccounts: [
@@ -482,4 +496,34 @@ describe('distributed mode: five services as processes on PostgreSQL + NATS', ()
         `${duplicates} duplicate callback deliveries (same webhook-id)`,
     );
   }, 300_000);
+  it(`answers only what is already true in every other process: ${READ_YOUR_WRITES_ROUNDS} create-then-fetch rounds`, async () => {
+    const merchantHeaders = { 'x-api-key': MERCHANT_KEY.apiKey, 'x-api-secret': MERCHANT_KEY.apiSecret };
+    const auth = { authorization: `Bearer ${token}` };
+    const misses: string[] = [];
+    for (let round = 0; round < READ_YOUR_WRITES_ROUNDS; round++) {
+      const externalId = `RYW-${round}`;
+      // Created through the gateway process, decided by one of two ledger processes (one holds the
+      // projection's lease), then read at once through the gateway and the panel process.
+      const created = await http(
+        'POST',
+        gateway.url('/deposit'),
+        { transactionId: externalId, amount: 40 + round, username: 'zeynep' },
+        merchantHeaders,
+      );
+      expect([round, created.status]).toEqual([round, 200]);
+      const data = created.body.data as { paymentUrl: string; id: number };
+      const page = await fetch(data.paymentUrl);
+      await page.arrayBuffer();
+      if (page.status !== 200) misses.push(`${round}: payment page ${page.status}`);
+      const detail = await http('GET', panel.url(`/panel/transactions/${data.id}`), undefined, auth);
+      if (detail.status !== 200) misses.push(`${round}: panel detail ${detail.status}`);
+      if (round % 4 === 0) {
+        const approved = await http('POST', panel.url('/panel/deposit/approve'), { id: String(data.id) }, auth);
+        if (approved.status !== 201) misses.push(`${round}: approve by number ${approved.status}`);
+        const status = await http('POST', gateway.url(`/status/${data.id}?by=id`), undefined, merchantHeaders);
+        if (status.body.status !== 'approved') misses.push(`${round}: /status after approve ${status.body.status}`);
+      }
+    }
+    expect(misses).toEqual([]);
+  }, 180_000);
 });
