@@ -78,6 +78,7 @@ describe('two dispatcher instances on one PostgreSQL database', () => {
     const clients = apps.map((app) => panelClient(app as unknown as TestApp));
     const tokens = await Promise.all(clients.map(async (c) => (await c.login('admin', 'S3cure-pass!')).accessToken));
     const ids: string[] = [];
+    const uuids: string[] = [];
     for (let i = 0; i < 30; i++) {
       const externalId = `CB2-${i}-${Date.now()}`;
       const app = apps[i % 2]!;
@@ -89,10 +90,15 @@ describe('two dispatcher instances on one PostgreSQL database', () => {
         {},
         { 'x-api-key': CB_KEYS.h2h.apiKey, 'x-api-secret': CB_KEYS.h2h.apiSecret },
       );
-      const approved = await clients[i % 2]!.post('/panel/deposit/approve', { id: status.body.uuid }, tokens[i % 2]);
-      expect(approved.status).toBe(201);
       ids.push(externalId);
+      uuids.push(String(status.body.uuid));
     }
+    // All 30 approved at once, half through each instance: 30 callbacks due together, more than one
+    // worker's slots can take, so both workers' claims contend for the same rows.
+    const approvals = await Promise.all(
+      uuids.map((uuid, i) => clients[i % 2]!.post('/panel/deposit/approve', { id: uuid }, tokens[i % 2])),
+    );
+    expect(approvals.map((a) => [a.status, a.body.errorCode])).toEqual(uuids.map(() => [201, undefined]));
 
     await receiver.waitFor(
       () => new Set(receiver.at('/cb-h2h/deposit').map((r) => r.body.transactionId)).size >= 30,

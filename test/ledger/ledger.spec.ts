@@ -106,6 +106,25 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     expect(rows).toHaveLength(2); // merchant share + commission, once
   });
 
+  it('40 parallel approvals of 40 deposits of one merchant and 20 withdrawals approved or rejected at once: all succeed', async () => {
+    const before = await available();
+    const deposits = await Promise.all(Array.from({ length: 40 }, (_, i) => deposit(nextId(`MANY${i}`), 10_000n)));
+    const approved = await Promise.allSettled(deposits.map((d) => approve(d.transactionId)));
+    // Different transactions of one merchant never conflict: no concurrency_conflict, no retry asked.
+    expect(approved.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason)).toEqual([]);
+    expect((await available()) - before).toBe(40n * 9_850n);
+    // Requested one by one (a reservation checks the balance: concurrent requests of one merchant
+    // queue on its ledger's version), then approved and rejected all at once.
+    const withdrawals: TransactionView[] = [];
+    for (let i = 0; i < 20; i++) withdrawals.push(await withdrawal(nextId(`WMANY${i}`), 1_000n));
+    const settled = await Promise.allSettled(
+      withdrawals.map((w, i) => (i % 2 === 0 ? approve(w.transactionId) : reject(w.transactionId))),
+    );
+    expect(settled.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason)).toEqual([]);
+    expect((await available()) - before).toBe(40n * 9_850n - 10n * 1_000n);
+    expect(await checkLedgerInvariants(app.db)).toEqual([]);
+  });
+
   it('parallel approve and reject of one deposit: exactly one wins', async () => {
     const view = await deposit(nextId('AR'), 20_000n);
     const outcomes = await Promise.allSettled([

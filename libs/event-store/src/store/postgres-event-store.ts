@@ -112,6 +112,7 @@ function chainedEventsSql(eventCount: number): string {
  */
 export class PostgresEventStore implements EventStore {
   private readonly appended = new EventEmitter();
+  private appendsInProcess = 0;
 
   constructor(private readonly db: SqlDatabase) {
     this.appended.setMaxListeners(1_000);
@@ -126,6 +127,14 @@ export class PostgresEventStore implements EventStore {
 
   get database(): SqlDatabase {
     return this.db;
+  }
+
+  /**
+   * Appends made through this instance so far. A consumer compares it across a read so that an
+   * append landing while it read is not mistaken for idleness (waitForAppend only hears later ones).
+   */
+  get appendCount(): number {
+    return this.appendsInProcess;
   }
 
   async append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion): Promise<AppendResult> {
@@ -150,6 +159,7 @@ export class PostgresEventStore implements EventStore {
               for (const write of writes) out.push(await this.appendOne(tx, write));
               return out;
             });
+      this.appendsInProcess++;
       this.appended.emit('append');
       return results;
     } catch (error) {

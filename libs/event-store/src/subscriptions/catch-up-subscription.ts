@@ -41,6 +41,8 @@ export interface RunningConsumer {
 const DEFAULT_BATCH = 500;
 /** How often an instance without the lease re-reads the checkpoint while something waits on it. */
 const WAITER_POLL_MS = 20;
+/** How often the lease holder re-reads while a waiter's position is committed but not yet readable. */
+const HOLDER_WAITER_POLL_MS = 5;
 
 /**
  * Catch-up subscription on the store with a persisted checkpoint and a lease, so exactly one
@@ -154,6 +156,7 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
   const loop = (async () => {
     while (!stopped) {
       let handled: number;
+      const appendsBefore = store.appendCount;
       try {
         handled = await step();
         if (handled < 0 && waiters.size > 0) await observeCheckpoint();
@@ -163,7 +166,18 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
       }
       if (stopped) break;
       if (handled === batchSize) continue;
-      const idleMs = handled < 0 ? (waiters.size > 0 ? WAITER_POLL_MS : Math.max(idlePollMs, 1_000)) : idlePollMs;
+      // Something was appended in this process while we read: read again now, not after a poll.
+      if (handled >= 0 && store.appendCount !== appendsBefore) continue;
+      // A waiter whose position is not reached yet (a writer below the snapshot's xmin still running,
+      // or another instance projecting) is polled for, not left to the idle poll.
+      const idleMs =
+        handled < 0
+          ? waiters.size > 0
+            ? WAITER_POLL_MS
+            : Math.max(idlePollMs, 1_000)
+          : waiters.size > 0
+            ? Math.min(idlePollMs, HOLDER_WAITER_POLL_MS)
+            : idlePollMs;
       await new Promise<void>((resolve) => {
         wakeLoop = resolve;
         void store.waitForAppend(idleMs).then(resolve);

@@ -62,6 +62,20 @@ function by(actor: ActorRef) {
   return { source: actor.source, ...(actor.operatorId ? { operatorId: actor.operatorId } : {}) };
 }
 
+/**
+ * Settling a transaction on its merchant's ledger: a deposit's credit, or posting or voiding the
+ * withdrawal's own reservation. None of these can take a balance below its limit, and the
+ * transaction stream's expected version (appended atomically with it) already serialises every move
+ * of this transaction, so the merchant ledger's version is not checked: approvals of different
+ * transactions of one merchant never conflict with each other. Only a reservation (a withdrawal
+ * request, an amount change) checks it, because only a reservation depends on the balance.
+ */
+const settlementWrite = (merchantId: string, event: PendingWrite['events'][number]): PendingWrite => ({
+  streamId: STREAMS.merchantLedger(merchantId),
+  expectedVersion: 'any',
+  events: [event],
+});
+
 const txnWrite = (transactionId: string, version: number, events: PendingWrite['events']): PendingWrite => ({
   streamId: STREAMS.transaction(transactionId),
   expectedVersion: version,
@@ -78,7 +92,6 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
       assertMove(view, view.type === 'deposit' && input.allowExpired ? 'approve-expired' : 'approve');
       return {
         writes: async (version, loadLedger) => {
-          const ledger = await loadLedger();
           const approved = domainEvent('TransactionApproved', {
             transactionId: view.transactionId,
             amountKurus: view.amountKurus,
@@ -103,11 +116,9 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
                 commission,
               ),
             });
-            return [
-              txnWrite(view.transactionId, version, [approved]),
-              { streamId: STREAMS.merchantLedger(view.merchantId), expectedVersion: ledger.version, events: [posted] },
-            ];
+            return [txnWrite(view.transactionId, version, [approved]), settlementWrite(view.merchantId, posted)];
           }
+          const ledger = await loadLedger();
           const reservation = ledger.reservations.get(view.transactionId);
           if (!reservation) throw new Error(`withdrawal ${view.transactionId} has no open reservation`);
           const posted = domainEvent('ReservationPosted', {
@@ -115,10 +126,7 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
             merchantId: view.merchantId,
             transfers: reservation,
           });
-          return [
-            txnWrite(view.transactionId, version, [approved]),
-            { streamId: STREAMS.merchantLedger(view.merchantId), expectedVersion: ledger.version, events: [posted] },
-          ];
+          return [txnWrite(view.transactionId, version, [approved]), settlementWrite(view.merchantId, posted)];
         },
       };
     });
@@ -137,7 +145,7 @@ export class RejectTransactionHandler implements ICommandHandler<RejectTransacti
       const view = current.view;
       assertMove(view, 'reject');
       return {
-        writes: async (version, loadLedger) => {
+        writes: async (version) => {
           const rejected = domainEvent('TransactionRejected', {
             transactionId: view.transactionId,
             reason,
@@ -145,16 +153,12 @@ export class RejectTransactionHandler implements ICommandHandler<RejectTransacti
             by: by(input.actor),
           });
           if (view.type === 'deposit') return [txnWrite(view.transactionId, version, [rejected])];
-          const ledger = await loadLedger();
           return [
             txnWrite(view.transactionId, version, [rejected]),
-            {
-              streamId: STREAMS.merchantLedger(view.merchantId),
-              expectedVersion: ledger.version,
-              events: [
-                domainEvent('ReservationVoided', { transactionId: view.transactionId, merchantId: view.merchantId }),
-              ],
-            },
+            settlementWrite(
+              view.merchantId,
+              domainEvent('ReservationVoided', { transactionId: view.transactionId, merchantId: view.merchantId }),
+            ),
           ];
         },
       };

@@ -42,6 +42,9 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
       owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
       mode: 'transactional',
       idlePollMs: 200,
+      // Commands wait for the projection before they answer (read-your-writes): no coalescing delay.
+      // Under load batches form anyway, from whatever was appended while the previous one ran.
+      coalesceMs: 0,
       handle: async (events, tx) => {
         await projectEvents(tx, events);
         // One debug line per transaction event, with the request id it was appended under (ops follow a transaction).
