@@ -53,7 +53,9 @@ class StoredSettingsFollower implements OnApplicationBootstrap, OnApplicationShu
       const { stored } = await this.queries.execute(new GetApiSettingsQuery());
       if (stored) {
         this.live.testAuthEnabled = stored.testAuthEnabled;
-        this.live.paymentPageUrl = stored.paymentPageUrl;
+        // An empty stored base (saved by a panel process that had no gateway settings of its own)
+        // must never turn payment links into relative paths: keep this process's own base then.
+        if (stored.paymentPageUrl) this.live.paymentPageUrl = stored.paymentPageUrl;
       }
     } catch (error) {
       this.logger.warn(`stored API settings not read, keeping the current ones: ${(error as Error).message}`);
