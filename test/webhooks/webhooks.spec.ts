@@ -99,6 +99,58 @@ describe('incoming webhooks over HTTP (PostgreSQL)', () => {
     expect(JSON.stringify(rows[0]!.metadata)).toMatch(/webhook/);
   });
 
+  it('never approves at another amount: a differing amount is refused (422), kept in history and logged', async () => {
+    const d = await deposit(); // 100.00 TRY
+    const paidMore = await hook('deposit/callback/wh-local', {
+      transactionId: d.externalId,
+      status: 'approved',
+      amount: 999,
+    });
+    expect(paidMore).toMatchObject({ status: 422, body: { success: false, errorCode: 'amount_mismatch' } });
+    expect(String(paidMore.body.message)).toMatch(/999\.00 TRY.*100\.00 TRY/);
+    expect((await gateway.status(WH_KEYS.local, d.externalId)).status).toBe('awaiting_payment');
+    expect(await eventCount(app, d.uuid, 'TransactionApproved')).toBe(0);
+    // The upstream's retry is refused the same way and adds nothing to the history.
+    const retried = await hook('deposit/callback/wh-local', {
+      transactionId: d.externalId,
+      status: 'approved',
+      amount: '999.00',
+    });
+    expect(retried).toMatchObject({ status: 422, body: { errorCode: 'amount_mismatch' } });
+    expect(await eventCount(app, d.uuid, 'WebhookAmountMismatched')).toBe(1);
+    const [row] = await logRows(app, 'transaction_id = $1', [d.uuid]);
+    expect(row).toMatchObject({ outcome: 'refused', error_code: 'amount_mismatch', http_status: 422 });
+    expect(row!.reason).toMatch(/999\.00 TRY/);
+    // The operator sees it in the transaction's history in the panel.
+    const detail = await client.get(`/panel/transactions/${d.uuid}`, admin);
+    const mismatch = (detail.body.history as Array<{ type: string; data: Record<string, unknown> }>).find(
+      (event) => event.type === 'WebhookAmountMismatched',
+    );
+    expect(mismatch?.data).toMatchObject({ amountKurus: '10000', paidAmountKurus: '99900' });
+    // An unreadable amount approves nothing either (400); the same amount, as a number or a string, approves.
+    const unreadable = await hook('deposit/callback/wh-local', {
+      transactionId: d.externalId,
+      status: 'approved',
+      amount: '80,5x',
+    });
+    expect(unreadable).toMatchObject({ status: 400, body: { errorCode: 'invalid_amount' } });
+    const exact = await hook('deposit/callback/wh-local', {
+      transactionId: d.externalId,
+      status: 'approved',
+      Amount: '100.00',
+    });
+    expect(exact).toMatchObject({ status: 201, body: { status: 'approved' } });
+    expect((await gateway.status(WH_KEYS.local, d.externalId)).status).toBe('approved');
+    // A rejection carries no paid amount to check.
+    const r = await deposit();
+    const rejected = await hook('deposit/callback/wh-local', {
+      transactionId: r.externalId,
+      status: 'rejected',
+      amount: 5,
+    });
+    expect(rejected).toMatchObject({ status: 201, body: { status: 'rejected' } });
+  });
+
   it('rejects a withdrawal with the reason sent, on every withdrawal path, bare and under /api', async () => {
     const w1 = await withdrawal();
     const r1 = await hook('withdraw/callback/wh-local', {

@@ -9,6 +9,7 @@ import {
   AssignTransactionHandler,
   ChangeAmountHandler,
   ExpireTransactionHandler,
+  RecordWebhookAmountMismatchHandler,
   RejectTransactionHandler,
   ReportPaymentHandler,
 } from './commands/transition.handlers.js';
@@ -59,6 +60,7 @@ import { GetMerchantStatementHandler } from './queries/statement/statement.handl
     AssignTransactionHandler,
     ChangeAmountHandler,
     ExpireTransactionHandler,
+    RecordWebhookAmountMismatchHandler,
     ConfigureInfrastructureHandler,
     ConfigureMerchantHandler,
     ConfigureProviderHandler,

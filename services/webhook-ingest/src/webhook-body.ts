@@ -1,4 +1,4 @@
-import { DomainError } from '@transfergate/contracts';
+import { AmountSchema, DomainError } from '@transfergate/contracts';
 
 /**
  * Reading a free-form webhook body: the status it asks for, the ids that name the transaction, the
@@ -180,6 +180,25 @@ export function resolveCandidates(candidates: readonly IdCandidate[], matches: r
   if (common.size === 1) return { kind: 'found', transactionId: [...common][0]! };
   if (common.size === 0) return { kind: 'conflict', fields: naming.map(([field]) => field) };
   return { kind: 'ambiguous', count: common.size };
+}
+
+/**
+ * The paid amount a webhook states (`amount` or `Amount`, a JSON number or numeric string, TRY with
+ * at most 2 decimals), in kuruş; undefined when it states none. An amount that is not a valid
+ * amount is refused (400): a webhook whose amount cannot be read must not approve anything.
+ */
+export function paidAmountOf(body: WebhookBody): bigint | undefined {
+  for (const field of ['amount', 'Amount']) {
+    if (!Object.hasOwn(body, field) || body[field] === null) continue;
+    const parsed = AmountSchema.safeParse(body[field]);
+    if (!parsed.success) {
+      throw new DomainError('invalid_amount', `${field} is not an amount: ${parsed.error.issues[0]?.message ?? ''}`, {
+        field,
+      });
+    }
+    return parsed.data;
+  }
+  return undefined;
 }
 
 const DEFAULT_REASON = 'rejected by upstream';

@@ -5,6 +5,7 @@ import {
   DomainError,
   ERROR_CODES,
   EVENT_CATALOG,
+  RecordWebhookAmountMismatchCommand,
   RejectTransactionCommand,
   isDomainError,
   type ActorRef,
@@ -18,6 +19,7 @@ import {
   idCandidates,
   isJsonObject,
   mapStatus,
+  paidAmountOf,
   rejectionReason,
   resolveCandidates,
   type CandidateMatch,
@@ -139,7 +141,29 @@ export class WebhookIngestService {
     const actor: ActorRef = { source: 'webhook', ip: webhook.sourceIp };
     try {
       if (status.decision === 'approved') {
-        await this.commands.execute(new ApproveTransactionCommand({ transactionId: found.transactionId, actor }));
+        const paidAmountKurus = paidAmountOf(body);
+        try {
+          await this.commands.execute(
+            new ApproveTransactionCommand({
+              transactionId: found.transactionId,
+              actor,
+              ...(paidAmountKurus !== undefined ? { paidAmountKurus: paidAmountKurus.toString() } : {}),
+            }),
+          );
+        } catch (error) {
+          // Never approved silently at another amount: the difference goes into the transaction's
+          // history for the operator, and the refusal (422 amount_mismatch) into the webhook log.
+          if (isDomainError(error) && error.errorCode === 'amount_mismatch' && paidAmountKurus !== undefined) {
+            await this.commands.execute(
+              new RecordWebhookAmountMismatchCommand({
+                transactionId: found.transactionId,
+                paidAmountKurus: paidAmountKurus.toString(),
+                actor,
+              }),
+            );
+          }
+          throw error;
+        }
       } else {
         const reason = rejectionReason(body);
         await this.commands.execute(

@@ -94,7 +94,25 @@ export class ChangeAmountCommand extends Command<TransactionView> {
 }
 
 export class ApproveTransactionCommand extends Command<TransactionView> {
-  constructor(readonly input: { transactionId: string; actor: ActorRef; allowExpired?: boolean }) {
+  constructor(
+    readonly input: {
+      transactionId: string;
+      actor: ActorRef;
+      allowExpired?: boolean;
+      /**
+       * The amount the approver says was paid (an upstream webhook's): the approval happens only when
+       * it equals the transaction's amount, else `amount_mismatch` and nothing changes.
+       */
+      paidAmountKurus?: string;
+    },
+  ) {
+    super();
+  }
+}
+
+/** Keeps a webhook's differing paid amount in the transaction's history (no state change). */
+export class RecordWebhookAmountMismatchCommand extends Command<TransactionView> {
+  constructor(readonly input: { transactionId: string; paidAmountKurus: string; actor: ActorRef }) {
     super();
   }
 }

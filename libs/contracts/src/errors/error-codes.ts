@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   insufficient_balance: 422,
   invalid_state_transition: 422,
   transaction_final: 422,
+  /** An upstream webhook approved a different amount than the transaction's: held for an operator. */
+  amount_mismatch: 422,
   rate_limited: 429,
   no_receiving_account: 503,
   unavailable: 503,

@@ -13,6 +13,7 @@ export const EVENT_CATALOG = {
   TransactionApproved: { version: 1, schema: tx.TransactionApprovedV1 },
   TransactionRejected: { version: 1, schema: tx.TransactionRejectedV1 },
   TransactionExpired: { version: 1, schema: tx.TransactionExpiredV1 },
+  WebhookAmountMismatched: { version: 1, schema: tx.WebhookAmountMismatchedV1 },
   TransfersPosted: { version: 1, schema: ledger.TransfersPostedV1 },
   TransfersReserved: { version: 1, schema: ledger.TransfersReservedV1 },
   ReservationPosted: { version: 1, schema: ledger.ReservationPostedV1 },

@@ -86,3 +86,13 @@ export const TransactionRejectedV1 = z.object({
   by: ActorSchema,
 });
 export const TransactionExpiredV1 = z.object({ transactionId: z.uuid() });
+/**
+ * An upstream webhook said the transaction was paid with another amount than it has: it was not
+ * approved, and this stays in its history for the operator who decides (changes nothing else).
+ */
+export const WebhookAmountMismatchedV1 = z.object({
+  transactionId: z.uuid(),
+  amountKurus: KurusStringSchema,
+  paidAmountKurus: KurusStringSchema,
+  by: ActorSchema,
+});

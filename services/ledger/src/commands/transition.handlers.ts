@@ -5,6 +5,7 @@ import {
   ChangeAmountCommand,
   DomainError,
   ExpireTransactionCommand,
+  RecordWebhookAmountMismatchCommand,
   RejectTransactionCommand,
   ReportPaymentCommand,
   STREAMS,
@@ -90,6 +91,13 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
       const view = current.view;
       assertMove(view, view.type === 'deposit' && input.allowExpired ? 'approve-expired' : 'approve');
+      if (input.paidAmountKurus !== undefined && BigInt(input.paidAmountKurus) !== BigInt(view.amountKurus)) {
+        throw new DomainError(
+          'amount_mismatch',
+          `paid amount ${formatKurus(input.paidAmountKurus)} differs from the transaction's ${formatKurus(view.amountKurus)}: not approved, held for an operator`,
+          { amountKurus: view.amountKurus, paidAmountKurus: input.paidAmountKurus },
+        );
+      }
       return {
         writes: async (version, loadLedger) => {
           const approved = domainEvent('TransactionApproved', {
@@ -131,6 +139,49 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
       };
     });
   }
+}
+
+@CommandHandler(RecordWebhookAmountMismatchCommand)
+export class RecordWebhookAmountMismatchHandler implements ICommandHandler<
+  RecordWebhookAmountMismatchCommand,
+  TransactionView
+> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  /** Once per differing amount while the transaction is open: an upstream's retries add nothing. */
+  async execute({ input }: RecordWebhookAmountMismatchCommand): Promise<TransactionView> {
+    for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+      const current = await this.repository.loadTransaction(input.transactionId);
+      if (!current) throw new DomainError('transaction_not_found', 'no such transaction');
+      const view = current.view;
+      if (FINAL_STATES.has(view.state)) return view;
+      if (await this.repository.hasWebhookAmountMismatch(input.transactionId, input.paidAmountKurus)) return view;
+      const event = domainEvent('WebhookAmountMismatched', {
+        transactionId: input.transactionId,
+        amountKurus: view.amountKurus,
+        paidAmountKurus: input.paidAmountKurus,
+        by: by(input.actor),
+      });
+      try {
+        await this.repository.append([txnWrite(input.transactionId, current.version, [event])], input.actor);
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) continue;
+        throw error;
+      }
+      return evolveWithAppended(current, STREAMS.transaction(input.transactionId), [event]).view;
+    }
+    throw new DomainError('concurrency_conflict', 'transaction is changing too fast; retry');
+  }
+}
+
+const FINAL_STATES = new Set(['approved', 'rejected', 'expired']);
+
+/** Kuruş as TRY with two decimals, for messages. */
+function formatKurus(kurus: string): string {
+  const value = BigInt(kurus);
+  const sign = value < 0n ? '-' : '';
+  const abs = value < 0n ? -value : value;
+  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')} TRY`;
 }
 
 @CommandHandler(RejectTransactionCommand)

@@ -88,6 +88,9 @@ export function evolve(state: TransactionAggregate | undefined, event: RecordedE
     case 'TransactionExpired':
       view.state = 'expired';
       break;
+    case 'WebhookAmountMismatched':
+      // History only: the operator decides what the differing amount means.
+      break;
     default:
       throw new Error(`unknown transaction event ${event.type}`);
   }

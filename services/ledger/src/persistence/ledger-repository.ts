@@ -45,6 +45,16 @@ export class LedgerRepository {
     return foldTransaction(events);
   }
 
+  /** Whether the transaction's history already has a webhook's mismatch for this paid amount. */
+  async hasWebhookAmountMismatch(transactionId: string, paidAmountKurus: string): Promise<boolean> {
+    const events = await this.store.readStream(STREAMS.transaction(transactionId));
+    return events.some(
+      (event) =>
+        event.type === 'WebhookAmountMismatched' &&
+        (event.data as { paidAmountKurus?: string }).paidAmountKurus === paidAmountKurus,
+    );
+  }
+
   async loadMerchantLedger(merchantId: string): Promise<MerchantLedger> {
     return foldMerchantLedger(merchantId, await this.store.readStream(STREAMS.merchantLedger(merchantId)));
   }
