@@ -200,6 +200,47 @@ describe.each(ENGINES)('outgoing callbacks (%s)', (engine: Engine) => {
     expectSigned(rejected, CB_KEYS.h2h.apiSecret);
   });
 
+  it('H2H: the customer fields of the request (any usual spelling) reach the callback metadata', async () => {
+    const dep = ext('CBH-M');
+    const created = await postJson(`${app.baseUrl}/deposit/bank`, {
+      ...h2hRequest(CB_KEYS.h2h, dep, 300),
+      user_id: 'U-4711',
+      userName: 'ayse.y',
+      sender_name: 'Mehmet Yılmaz',
+    });
+    expect(created.status).toBe(201);
+    await decide('deposit', await numberOf(CB_KEYS.h2h, dep), 'approve');
+    const approved = await callbackFor('/cb-h2h/deposit', dep);
+    expect(approved.body.metadata).toStrictEqual({ userID: 'U-4711', username: 'ayse.y', senderName: 'Mehmet Yılmaz' });
+
+    const wd = ext('CBH-MW');
+    const createdWd = await postJson(`${app.baseUrl}/withdrawal/bank`, {
+      ...h2hRequest(CB_KEYS.h2h, wd, 50),
+      iban: CB_IBAN,
+      userID: '99',
+      username: 'mehmet',
+    });
+    expect(createdWd.status).toBe(201);
+    await decide('withdrawal', await numberOf(CB_KEYS.h2h, wd), 'reject');
+    const rejected = await callbackFor('/cb-h2h/withdrawal', wd);
+    expect(rejected.body.metadata).toStrictEqual({ userID: '99', username: 'mehmet', senderName: 'Ayşe Yılmaz' });
+
+    // Two spellings of one field that disagree are refused in the H2H shape; a repeat is still idempotent.
+    const conflicting = await postJson(`${app.baseUrl}/deposit/bank`, {
+      ...h2hRequest(CB_KEYS.h2h, ext('CBH-MX'), 300),
+      user_id: 'A',
+      userId: 'B',
+    });
+    expect(conflicting).toMatchObject({ status: 400, body: { status: false, errorCode: 'validation_failed' } });
+    const repeat = await postJson(`${app.baseUrl}/deposit/bank`, {
+      ...h2hRequest(CB_KEYS.h2h, dep, 300),
+      user_id: 'U-4711',
+      userName: 'ayse.y',
+      sender_name: 'Mehmet Yılmaz',
+    });
+    expect(repeat.status).toBe(201);
+  });
+
   it('Infrastructure: PascalCase, SecurityKey and OperationGuid echoed from the request, CustomerMemberId', async () => {
     const dep = ext('CBI-D');
     const request = infraRequest(dep, 200, { CustomerFullName: 'Mehmet Demir', CustomerMemberId: 'M-77' });

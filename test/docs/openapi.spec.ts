@@ -122,8 +122,20 @@ describe('OpenAPI document and API reference over HTTP', () => {
     expect(body.required).toBe(true);
     const schema = resolve(body.content['application/json'].schema);
     expect(Object.keys(schema.properties).sort()).toEqual(
-      // The contract's fields, plus our one optional extension (the customer's bank, README "Decisions").
-      ['amount', 'apikey', 'bank_code', 'callback_url', 'fullname', 'hash', 'transaction_id'].sort(),
+      // The contract's fields, plus our optional extensions (README "Decisions"): the customer's bank and
+      // the customer fields the callback's metadata carries.
+      [
+        'amount',
+        'apikey',
+        'bank_code',
+        'callback_url',
+        'fullname',
+        'hash',
+        'transaction_id',
+        'user_id',
+        'username',
+        'sender_name',
+      ].sort(),
     );
     expect([...schema.required].sort()).toEqual(['amount', 'apikey', 'fullname', 'hash', 'transaction_id']);
     expect(resolve(schema.properties.amount).type).toEqual(['number', 'string']);

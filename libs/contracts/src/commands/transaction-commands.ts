@@ -18,6 +18,8 @@ export interface CustomerRef {
   fullName: string;
   username?: string;
   userId?: string;
+  /** Who sends the transfer, when the caller says it differs from fullName (H2H `sender_name`). */
+  senderName?: string;
 }
 
 /** What the ledger answers for a created (or idempotently repeated) transaction. */

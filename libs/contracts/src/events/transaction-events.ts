@@ -20,6 +20,7 @@ const CustomerSchema = z.object({
   fullName: z.string(),
   username: z.string().optional(),
   userId: z.string().optional(),
+  senderName: z.string().optional(),
 });
 
 const OriginSchema = z.object({

@@ -1,11 +1,59 @@
 import { z } from 'zod';
 import { AmountSchema } from '../money/kurus.js';
+import { DomainError } from '../errors/domain-error.js';
 import { BankCodeSchema, rawText, requestText } from './text.js';
 
 /** H2H API (host-to-host): POST /deposit/bank and /withdrawal/bank, mandatory hash. */
 
 const idText = requestText(128);
 const nameText = requestText(200);
+
+/**
+ * Optional customer fields an H2H integrator may send, carried into the callback's `metadata`
+ * (`userID`, `username`, `senderName`). The schema documents one spelling of each; the other
+ * spellings integrators use are accepted too (see h2hCustomerFields), and must agree when several
+ * are sent.
+ */
+const H2H_CUSTOMER_SPELLINGS = {
+  userId: ['user_id', 'userId', 'userID', 'UserId', 'UserID'],
+  username: ['username', 'user_name', 'userName', 'UserName'],
+  senderName: ['sender_name', 'senderName', 'SenderName'],
+} as const;
+const H2H_CUSTOMER_TEXT = { userId: idText, username: idText, senderName: nameText } as const;
+
+const customerShape = {
+  user_id: idText.optional().describe('Your id of the customer; the callback sends it as metadata.userID.'),
+  username: idText.optional().describe("The customer's username; the callback sends it as metadata.username."),
+  sender_name: nameText
+    .optional()
+    .describe('Who sends the transfer when it is not `fullname`; the callback sends it as metadata.senderName.'),
+};
+
+/** The customer fields of an H2H body, whichever spelling was used; absent ones are left out. */
+export function h2hCustomerFields(body: Record<string, unknown>): {
+  userId?: string;
+  username?: string;
+  senderName?: string;
+} {
+  const out: { userId?: string; username?: string; senderName?: string } = {};
+  for (const field of Object.keys(H2H_CUSTOMER_SPELLINGS) as (keyof typeof H2H_CUSTOMER_SPELLINGS)[]) {
+    const values = new Map<string, string>();
+    for (const spelling of H2H_CUSTOMER_SPELLINGS[field]) {
+      if (body[spelling] === undefined || body[spelling] === null || body[spelling] === '') continue;
+      const parsed = H2H_CUSTOMER_TEXT[field].safeParse(body[spelling]);
+      if (!parsed.success) {
+        throw new DomainError('validation_failed', `${spelling}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      }
+      values.set(spelling, parsed.data);
+    }
+    if (new Set(values.values()).size > 1) {
+      throw new DomainError('validation_failed', `${[...values.keys()].join(' and ')} differ`);
+    }
+    const [value] = values.values();
+    if (value !== undefined) out[field] = value;
+  }
+  return out;
+}
 
 export const H2hDepositRequestSchema = z.object({
   apikey: rawText(256),
@@ -15,6 +63,7 @@ export const H2hDepositRequestSchema = z.object({
   fullname: nameText,
   callback_url: rawText(2048, 0).optional(),
   bank_code: BankCodeSchema.optional(),
+  ...customerShape,
 });
 export type H2hDepositRequest = z.infer<typeof H2hDepositRequestSchema>;
 
@@ -39,6 +88,7 @@ export const H2hWithdrawalRequestSchema = z.object({
   fullname: nameText,
   iban: rawText(64),
   callback_url: rawText(2048, 0).optional(),
+  ...customerShape,
 });
 export type H2hWithdrawalRequest = z.infer<typeof H2hWithdrawalRequestSchema>;
 

@@ -20,7 +20,7 @@ export interface CallbackFacts {
   /** The caller's transaction id. */
   externalId: string;
   amountKurus: bigint;
-  customer: { fullName: string; username?: string; userId?: string };
+  customer: { fullName: string; username?: string; userId?: string; senderName?: string };
   /** Form-specific fields of the original request (OperationGuid, SecurityKey, CustomerMemberId ...). */
   echo: Record<string, string>;
   reason?: string;
@@ -73,7 +73,7 @@ export function buildCallbackBody(
         metadata: {
           userID: facts.customer.userId ?? '',
           username: facts.customer.username ?? '',
-          senderName: facts.customer.fullName,
+          senderName: facts.customer.senderName ?? facts.customer.fullName,
         },
         ...(approved ? {} : { reason: facts.reason ?? '' }),
       };

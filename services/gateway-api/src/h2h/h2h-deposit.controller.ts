@@ -1,6 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { H2hDepositRequestSchema, type H2hDepositResponse, parseBody } from '@transfergate/contracts';
+import {
+  H2hDepositRequestSchema,
+  h2hCustomerFields,
+  type H2hDepositResponse,
+  parseBody,
+} from '@transfergate/contracts';
 import { H2hCallerService } from './h2h-caller.js';
 
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
@@ -19,17 +24,20 @@ export class H2hDepositController {
   @HttpCode(201)
   async deposit(@Body() body: unknown, @Req() request: FastifyRequest): Promise<H2hDepositResponse> {
     const input = parseBody(H2hDepositRequestSchema, body);
+    const customer = h2hCustomerFields(body as Record<string, unknown>);
     const provider = await this.caller.authenticate(input, request.ip, (p) => p.callbackDeposit);
     const view = await this.requests.deposit(provider, {
       form: 'h2h',
       externalId: input.transaction_id,
       amountKurus: input.amount,
-      customer: { fullName: input.fullname },
+      customer: { fullName: input.fullname, ...customer },
       fingerprint: {
         transactionId: input.transaction_id,
         amountKurus: input.amount,
         fullname: input.fullname,
         callbackUrl: input.callback_url,
+        // Only when sent: a request without them keeps the fingerprint it always had.
+        ...customer,
       },
       ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
       ...(input.bank_code ? { preferredBankCode: input.bank_code } : {}),

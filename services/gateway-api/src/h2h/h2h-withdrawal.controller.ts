@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { H2hWithdrawalRequestSchema, parseBody } from '@transfergate/contracts';
+import { H2hWithdrawalRequestSchema, h2hCustomerFields, parseBody } from '@transfergate/contracts';
 import { H2hCallerService } from './h2h-caller.js';
 
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
@@ -19,18 +19,21 @@ export class H2hWithdrawalController {
   @HttpCode(201)
   async withdrawal(@Body() body: unknown, @Req() request: FastifyRequest) {
     const input = parseBody(H2hWithdrawalRequestSchema, body);
+    const customer = h2hCustomerFields(body as Record<string, unknown>);
     const provider = await this.caller.authenticate(input, request.ip, (p) => p.callbackWithdrawal);
     const view = await this.requests.withdrawal(provider, {
       form: 'h2h',
       externalId: input.transaction_id,
       amountKurus: input.amount,
-      customer: { fullName: input.fullname },
+      customer: { fullName: input.fullname, ...customer },
       iban: input.iban.replace(/\s+/g, '').toUpperCase(),
       fingerprint: {
         transactionId: input.transaction_id,
         amountKurus: input.amount,
         fullname: input.fullname,
         callbackUrl: input.callback_url,
+        // Only when sent: a request without them keeps the fingerprint it always had.
+        ...customer,
       },
       ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
       ip: request.ip,
