@@ -14,7 +14,7 @@ import {
   registerHttpObservability,
   type Observability,
 } from '@transfergate/observability';
-import { registerPanelWeb } from '@transfergate/panel-api';
+import { PANEL_SETTINGS, registerPanelWeb, type PanelSettings } from '@transfergate/panel-api';
 import { AllInOneModule } from './app.module.js';
 import type { RuntimeConfig } from './config/runtime-config.js';
 import { applyBootstrap, ensureFirstAdmin, type ProvisionSummary } from './provisioning/provisioner.js';
@@ -106,6 +106,10 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
   await registerPanelWeb(app.getHttpAdapter().getInstance());
   // The dispatcher reads its settings when it starts (app.init), so the runtime's overrides go in first.
   Object.assign(app.get<string, CallbackSettings>(CALLBACK_SETTINGS), config.callbacks ?? {});
+  if (config.callbacks?.retryScheduleMs) {
+    app.get<string, PanelSettings>(PANEL_SETTINGS).runtimeApiSettings.callbackRetryScheduleMs =
+      config.callbacks.retryScheduleMs;
+  }
   await app.init();
   const commands = app.get(CommandBus);
   const projection = app.get(LedgerProjectionRunner);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetApiSettingsQuery } from '@transfergate/contracts';
+import { GetApiSettingsQuery, explicitApiSettings } from '@transfergate/contracts';
 import { runServiceMain, type RuntimeConfig } from '@transfergate/runtime';
 import { GatewayApiModule } from './gateway-api.module.js';
 import { GATEWAY_SETTINGS, type GatewaySettings } from './gateway.settings.js';
@@ -51,12 +51,11 @@ class StoredSettingsFollower implements OnApplicationBootstrap, OnApplicationShu
   private async follow(): Promise<void> {
     try {
       const { stored } = await this.queries.execute(new GetApiSettingsQuery());
-      if (stored) {
-        this.live.testAuthEnabled = stored.testAuthEnabled;
-        // An empty stored base (saved by a panel process that had no gateway settings of its own)
-        // must never turn payment links into relative paths: keep this process's own base then.
-        if (stored.paymentPageUrl) this.live.paymentPageUrl = stored.paymentPageUrl;
-      }
+      // Only what an operator set; the rest stays this process's configuration.
+      const set = explicitApiSettings(stored);
+      if (set.testAuthEnabled !== undefined) this.live.testAuthEnabled = set.testAuthEnabled;
+      // An empty stored base must never turn payment links into relative paths.
+      if (set.paymentPageUrl) this.live.paymentPageUrl = set.paymentPageUrl;
     } catch (error) {
       this.logger.warn(`stored API settings not read, keeping the current ones: ${(error as Error).message}`);
     }

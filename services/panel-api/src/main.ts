@@ -11,6 +11,16 @@ import { registerPanelWeb } from './web/panel-web.js';
 runServiceMain({
   service: 'panel-api',
   module: PanelApiModule,
-  providers: ({ runtime }) => [{ provide: PANEL_SETTINGS, useValue: panelSettingsFrom(runtime.secretKey) }],
+  providers: ({ runtime }) => [
+    {
+      provide: PANEL_SETTINGS,
+      useValue: panelSettingsFrom(runtime.secretKey, {
+        testAuthEnabled: runtime.testAuthEnabled,
+        paymentPageUrl: runtime.paymentPageUrl,
+        rateLimitPerMinute: runtime.rateLimitPerMinute,
+        ...(runtime.callbacks?.retryScheduleMs ? { callbackRetryScheduleMs: runtime.callbacks.retryScheduleMs } : {}),
+      }),
+    },
+  ],
   configureHttp: (fastify) => registerPanelWeb(fastify),
 });

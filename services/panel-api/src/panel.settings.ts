@@ -11,11 +11,21 @@ export interface PanelSettings {
   /** Failed logins or codes before a lock. */
   maxFailedAttempts: number;
   lockoutMs: number;
+  /** What this process's configuration (environment) runs with, for API settings no operator has set. */
+  runtimeApiSettings: RuntimeApiSettings;
+}
+
+export interface RuntimeApiSettings {
+  testAuthEnabled: boolean;
+  paymentPageUrl: string;
+  rateLimitPerMinute: number;
+  /** CALLBACK_RETRY_SCHEDULE_MS; undefined: the DESIGN.md default. */
+  callbackRetryScheduleMs?: number[];
 }
 
 export const PANEL_SETTINGS = 'transfergate:PanelSettings';
 
-export function panelSettingsFrom(secretKey: Buffer): PanelSettings {
+export function panelSettingsFrom(secretKey: Buffer, runtimeApiSettings: RuntimeApiSettings): PanelSettings {
   return {
     jwtKey: new Uint8Array(hkdfSync('sha256', secretKey, Buffer.alloc(0), 'transfergate panel access tokens', 32)),
     secretKey,
@@ -23,5 +33,6 @@ export function panelSettingsFrom(secretKey: Buffer): PanelSettings {
     refreshTokenTtlSeconds: 14 * 24 * 3600,
     maxFailedAttempts: 5,
     lockoutMs: 15 * 60_000,
+    runtimeApiSettings,
   };
 }

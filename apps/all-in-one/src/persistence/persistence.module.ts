@@ -22,7 +22,16 @@ export class PersistenceModule {
         { provide: EVENT_STORE, useValue: store },
         { provide: LEDGER_SETTINGS, useValue: ledger },
         { provide: GATEWAY_SETTINGS, useValue: gateway },
-        { provide: PANEL_SETTINGS, useValue: panelSettingsFrom(ledger.secretKey) },
+        {
+          provide: PANEL_SETTINGS,
+          // The gateway's settings as configured, before stored API settings change the live object;
+          // the callback schedule of the environment is added by createApp with the dispatcher's.
+          useValue: panelSettingsFrom(ledger.secretKey, {
+            testAuthEnabled: gateway.testAuthEnabled,
+            paymentPageUrl: gateway.paymentPageUrl,
+            rateLimitPerMinute: gateway.rateLimitPerMinute,
+          }),
+        },
         { provide: CALLBACK_SETTINGS, useValue: callbackSettingsFrom(ledger.secretKey) },
       ],
       exports: [SQL_DATABASE, EVENT_STORE, LEDGER_SETTINGS, GATEWAY_SETTINGS, PANEL_SETTINGS, CALLBACK_SETTINGS],

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { ActorRef } from './transaction-commands.js';
+import type { ApiSettingKey } from '../events/config-events.js';
 
 /**
  * Configuration commands. Each carries the whole desired record; the ledger appends an event only
@@ -268,6 +269,8 @@ export interface ApiSettingsInput {
   depositTtlMinutes: number;
   callbackRetryScheduleSeconds: number[];
   rateLimitPerMinute: number;
+  /** The keys an operator has set (see ApiSettingsConfiguredV1); absent: every key. */
+  explicitKeys?: ApiSettingKey[];
 }
 
 /** The whole API settings set (stream `settings-api`); appended only when it differs. */

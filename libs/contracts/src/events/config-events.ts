@@ -88,14 +88,39 @@ export const ProviderDeletedV1 = ProviderConfiguredV1.extend({ deleted: z.litera
 /** An operator revealed a provider's API secret (the event records who and from where; never the secret). */
 export const ProviderSecretRevealedV1 = z.object({ providerId: z.string(), apiKey: z.string() });
 
-/** The operator-editable API settings (/panel/settings/api), the whole set after each change. */
+/** The operator-editable API settings, by their names in ApiSettingsConfigured. */
+export const API_SETTING_KEYS = [
+  'testAuthEnabled',
+  'paymentPageUrl',
+  'depositTtlMinutes',
+  'callbackRetryScheduleSeconds',
+  'rateLimitPerMinute',
+] as const;
+export type ApiSettingKey = (typeof API_SETTING_KEYS)[number];
+
+/**
+ * The operator-editable API settings (/panel/settings/api), the whole set after each change.
+ * `explicitKeys` names the settings an operator has set; every other one is the running
+ * configuration (environment) of each process, whatever value is stored beside it. Events written
+ * before `explicitKeys` existed count every key as set (what they meant then).
+ */
 export const ApiSettingsConfiguredV1 = z.object({
   testAuthEnabled: z.boolean(),
   paymentPageUrl: z.string(),
   depositTtlMinutes: z.number().int().min(1).max(1440),
   callbackRetryScheduleSeconds: z.array(z.number().int().min(0).max(86_400)).min(1).max(20),
   rateLimitPerMinute: z.number().int().min(0).max(1_000_000),
+  explicitKeys: z.array(z.enum(API_SETTING_KEYS)).optional(),
 });
+
+/** The settings an operator has set, and only those (the rest follow each process's configuration). */
+export function explicitApiSettings(
+  stored: z.infer<typeof ApiSettingsConfiguredV1> | null | undefined,
+): Partial<Omit<z.infer<typeof ApiSettingsConfiguredV1>, 'explicitKeys'>> {
+  if (!stored) return {};
+  const keys = stored.explicitKeys ?? API_SETTING_KEYS;
+  return Object.fromEntries(keys.map((key) => [key, stored[key]]));
+}
 
 /** Claims an API key for one provider: appended with no_stream, so a key can never have two owners. */
 export const ApiKeyClaimedV1 = z.object({ providerId: z.string(), apiKeyHash: z.string() });

@@ -148,15 +148,21 @@ export interface PanelProviderRotateResponse {
   message: string;
 }
 
-/** GET /panel/settings/api: the effective settings (stored, or the runtime configuration before the first save). */
+/**
+ * GET /panel/settings/api: the effective settings, the ones running: each one an operator has set,
+ * else the runtime configuration (environment) of this process.
+ */
 export const PanelApiSettingsSchema = z.object({
   testAuthEnabled: z.boolean(),
   payment_page_url: z.string(),
   depositTtlMinutes: z.number().int(),
-  callbackRetryScheduleSeconds: z.array(z.number().int()),
+  /** Seconds; fractional when the environment's CALLBACK_RETRY_SCHEDULE_MS is not whole seconds. */
+  callbackRetryScheduleSeconds: z.array(z.number()),
   rateLimitPerMinute: z.number().int(),
   /** false until an operator saved settings. */
   stored: z.boolean(),
+  /** The settings an operator has set (wire names); the others come from the environment. */
+  setByOperator: z.array(z.string()),
   updatedAt: z.string().nullable(),
   /** Operator id (or source) of the last change. */
   updatedBy: z.string().nullable(),

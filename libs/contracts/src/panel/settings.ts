@@ -26,6 +26,8 @@ export const ApiSettingsRequestSchema = z
     callbackRetryScheduleSeconds: z.array(z.number().int().min(0).max(86_400)).min(1).max(20).optional(),
     rateLimitPerMinute: z.number().int().min(0).max(1_000_000).optional(),
   })
+  // An unknown key is refused (400 naming it), never silently ignored: a typo must not look saved.
+  .strict()
   .refine(
     (body) => !(body.payment_page_url && body.paymentPageUrl && body.payment_page_url !== body.paymentPageUrl),
     'payment_page_url and paymentPageUrl differ',

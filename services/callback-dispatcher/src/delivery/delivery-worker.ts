@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { Agent } from 'undici';
-import { EVENT_CATALOG, STREAMS } from '@transfergate/contracts';
+import { EVENT_CATALOG, STREAMS, explicitApiSettings } from '@transfergate/contracts';
 import type { PostgresEventStore, SqlDatabase } from '@transfergate/event-store';
 import type { SecretBox } from '@transfergate/security';
 import { DEFAULT_CALLBACK_RETRY_SCHEDULE_MS, type CallbackSettings } from '../callback.settings.js';
@@ -313,7 +313,9 @@ export class DeliveryWorker {
     const last = (await this.store.readStream(STREAMS.apiSettings())).at(-1);
     if (last) {
       const parsed = EVENT_CATALOG.ApiSettingsConfigured.schema.safeParse(last.data);
-      if (parsed.success) return parsed.data.callbackRetryScheduleSeconds.map((seconds) => seconds * 1_000);
+      // Only a schedule an operator set: saving another setting leaves the environment's in force.
+      const schedule = parsed.success ? explicitApiSettings(parsed.data).callbackRetryScheduleSeconds : undefined;
+      if (schedule) return schedule.map((seconds) => seconds * 1_000);
     }
     return this.settings.retryScheduleMs ?? DEFAULT_CALLBACK_RETRY_SCHEDULE_MS;
   }

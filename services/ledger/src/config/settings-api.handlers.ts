@@ -7,6 +7,7 @@ import {
   EVENT_CATALOG,
   STREAMS,
   domainEvent,
+  explicitApiSettings,
   type ApiSettingsInput,
   type ConfigResult,
 } from '@transfergate/contracts';
@@ -71,8 +72,10 @@ export class ConfigureApiSettingsHandler implements ICommandHandler<ConfigureApi
   }
 }
 
+/** The deposit TTL, when an operator has set it; otherwise the ledger keeps its configuration's. */
 function applyToLedger(settings: LedgerSettings, stored: ApiSettingsInput): void {
-  settings.depositTtlMs = stored.depositTtlMinutes * 60_000;
+  const { depositTtlMinutes } = explicitApiSettings(stored);
+  if (depositTtlMinutes !== undefined) settings.depositTtlMs = depositTtlMinutes * 60_000;
 }
 
 /** At start-up, stored settings win over the runtime configuration (environment) they started from. */
@@ -88,7 +91,10 @@ export class LedgerApiSettingsApplier implements OnApplicationBootstrap {
     const current = await loadApiSettings(this.store);
     if (!current) return;
     applyToLedger(this.settings, current.settings);
-    this.logger.log(`deposit TTL ${current.settings.depositTtlMinutes} min from the stored API settings`);
+    const { depositTtlMinutes } = explicitApiSettings(current.settings);
+    if (depositTtlMinutes !== undefined) {
+      this.logger.log(`deposit TTL ${depositTtlMinutes} min from the stored API settings`);
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import {
+  API_SETTING_KEYS,
   ConfigureApiSettingsCommand,
+  explicitApiSettings,
   DEFAULT_CALLBACK_RETRY_SCHEDULE_SECONDS,
   GetApiSettingsQuery,
   type ApiSettingsInput,
@@ -11,6 +13,7 @@ import {
 } from '@transfergate/contracts';
 import { actorOf, type OperatorContext } from '../auth/decorators.js';
 import { RecordBus } from '../records/record-commands.js';
+import { PANEL_SETTINGS, type PanelSettings } from '../panel.settings.js';
 import { LIVE_GATEWAY_SETTINGS, type LiveGatewaySettings } from './live-gateway-settings.js';
 
 /** The settings as the panel and /api/config/settings/public show them (the contract's payment_page_url). */
@@ -26,7 +29,9 @@ export function apiSettingsWire(values: ApiSettingsInput) {
 
 /**
  * /panel/settings/api. The settings are events (ApiSettingsConfigured on `settings-api`, written
- * by the ledger); before the first save they are the runtime configuration the process started with.
+ * by the ledger). Each setting an operator has set (the event's `explicitKeys`) wins; every other
+ * one is the runtime configuration (environment) the process runs with, and stays so when another
+ * setting is saved: GET shows what runs, a save changes only the keys it names.
  * Where each one takes effect:
  * - testAuthEnabled, payment_page_url: copied onto the gateway's live settings object at start-up
  *   (stored values win over the environment) and right after each successful save;
@@ -46,6 +51,7 @@ export class ApiSettingsService implements OnApplicationBootstrap {
   constructor(
     private readonly bus: RecordBus,
     private readonly queries: QueryBus,
+    @Inject(PANEL_SETTINGS) private readonly panelSettings: PanelSettings,
     @Optional() @Inject(LIVE_GATEWAY_SETTINGS) private readonly live?: LiveGatewaySettings,
   ) {
     this.startupRateLimit = live?.rateLimitPerMinute;
@@ -59,7 +65,7 @@ export class ApiSettingsService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const state = await this.queries.execute(new GetApiSettingsQuery());
     if (state.stored) {
-      this.applyToGateway(state.stored);
+      this.applyToGateway(this.effective(state));
       this.logger.log('stored API settings applied to the gateway');
     }
   }
@@ -75,28 +81,65 @@ export class ApiSettingsService implements OnApplicationBootstrap {
 
   async update(input: ApiSettingsRequest, operator: OperatorContext) {
     const state = await this.queries.execute(new GetApiSettingsQuery());
-    const current = this.effective(state);
-    const next: ApiSettingsInput = {
-      testAuthEnabled: input.testAuthEnabled ?? current.testAuthEnabled,
-      paymentPageUrl: input.payment_page_url ?? input.paymentPageUrl ?? current.paymentPageUrl,
-      depositTtlMinutes: input.depositTtlMinutes ?? current.depositTtlMinutes,
-      callbackRetryScheduleSeconds: input.callbackRetryScheduleSeconds ?? current.callbackRetryScheduleSeconds,
-      rateLimitPerMinute: input.rateLimitPerMinute ?? current.rateLimitPerMinute,
+    const set: Partial<Omit<ApiSettingsInput, 'explicitKeys'>> = {
+      ...explicitApiSettings(state.stored),
+      ...(input.testAuthEnabled !== undefined ? { testAuthEnabled: input.testAuthEnabled } : {}),
+      ...((input.payment_page_url ?? input.paymentPageUrl) !== undefined
+        ? { paymentPageUrl: (input.payment_page_url ?? input.paymentPageUrl)! }
+        : {}),
+      ...(input.depositTtlMinutes !== undefined ? { depositTtlMinutes: input.depositTtlMinutes } : {}),
+      ...(input.callbackRetryScheduleSeconds !== undefined
+        ? { callbackRetryScheduleSeconds: input.callbackRetryScheduleSeconds }
+        : {}),
+      ...(input.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}),
     };
-    const result = await this.bus.send(new ConfigureApiSettingsCommand(next, actorOf(operator)));
-    this.applyToGateway(next);
-    return { success: true, changed: result.changed, ...(await this.view()) };
-  }
-
-  /** Stored settings, or (before the first save) what this process runs with. */
-  private effective(state: ApiSettingsState): ApiSettingsInput {
-    if (state.stored) return state.stored;
-    return {
-      testAuthEnabled: this.live?.testAuthEnabled ?? false,
-      paymentPageUrl: this.live?.paymentPageUrl ?? '',
+    // The event carries a whole set: keys nobody set keep their previous stored value (or a valid
+    // placeholder) and are marked as following the environment through `explicitKeys`.
+    const placeholder = state.stored ?? {
+      testAuthEnabled: false,
+      paymentPageUrl: '',
       depositTtlMinutes: state.depositTtlMinutes,
       callbackRetryScheduleSeconds: [...DEFAULT_CALLBACK_RETRY_SCHEDULE_SECONDS],
-      rateLimitPerMinute: this.live?.rateLimitPerMinute ?? 0,
+      rateLimitPerMinute: 0,
+    };
+    const next: ApiSettingsInput = {
+      testAuthEnabled: set.testAuthEnabled ?? placeholder.testAuthEnabled,
+      paymentPageUrl: set.paymentPageUrl ?? placeholder.paymentPageUrl,
+      depositTtlMinutes: set.depositTtlMinutes ?? placeholder.depositTtlMinutes,
+      callbackRetryScheduleSeconds: set.callbackRetryScheduleSeconds ?? placeholder.callbackRetryScheduleSeconds,
+      rateLimitPerMinute: set.rateLimitPerMinute ?? placeholder.rateLimitPerMinute,
+      explicitKeys: API_SETTING_KEYS.filter((key) => set[key] !== undefined),
+    };
+    const result = await this.bus.send(new ConfigureApiSettingsCommand(next, actorOf(operator)));
+    const after = await this.queries.execute(new GetApiSettingsQuery());
+    this.applyToGateway(this.effective(after));
+    return { success: true, changed: result.changed, ...this.present(this.effective(after), after) };
+  }
+
+  /** What runs: each setting an operator has set, else this process's configuration. */
+  private effective(state: ApiSettingsState): ApiSettingsInput {
+    const set = explicitApiSettings(state.stored);
+    // In a process that runs the gateway, its live object holds what runs for the keys nobody set
+    // (their configuration: only operator-set values are ever written onto it).
+    const runtime = {
+      ...this.panelSettings.runtimeApiSettings,
+      ...(this.live
+        ? {
+            testAuthEnabled: this.live.testAuthEnabled,
+            paymentPageUrl: this.live.paymentPageUrl,
+            rateLimitPerMinute: this.live.rateLimitPerMinute,
+          }
+        : {}),
+    };
+    return {
+      testAuthEnabled: set.testAuthEnabled ?? runtime.testAuthEnabled,
+      paymentPageUrl: set.paymentPageUrl ?? runtime.paymentPageUrl,
+      // The ledger's own running value (its environment until an operator sets it).
+      depositTtlMinutes: state.depositTtlMinutes,
+      callbackRetryScheduleSeconds: set.callbackRetryScheduleSeconds ??
+        runtime.callbackRetryScheduleMs?.map((ms) => ms / 1_000) ?? [...DEFAULT_CALLBACK_RETRY_SCHEDULE_SECONDS],
+      rateLimitPerMinute: set.rateLimitPerMinute ?? runtime.rateLimitPerMinute,
+      explicitKeys: API_SETTING_KEYS.filter((key) => set[key] !== undefined),
     };
   }
 
@@ -112,6 +155,7 @@ export class ApiSettingsService implements OnApplicationBootstrap {
     return {
       ...apiSettingsWire(values),
       stored: state.stored !== null,
+      setByOperator: (values.explicitKeys ?? []).map((key) => (key === 'paymentPageUrl' ? 'payment_page_url' : key)),
       updatedAt: state.updatedAt,
       updatedBy: state.updatedBy,
       notes,

@@ -47,7 +47,9 @@ function validSchedule(value: unknown) {
     seconds !== undefined &&
     seconds.length >= 1 &&
     seconds.length <= 20 &&
-    seconds.every((s) => Number.isInteger(s) && s >= 0 && s <= 86_400);
+    // Whole seconds are what an operator may save; the environment's schedule (shown until changed, never
+    // sent back unchanged) may have fractions, which must not block saving another setting.
+    seconds.every((s) => Number.isFinite(s) && s >= 0 && s <= 86_400);
   return ok ? undefined : 'records.settings.schedule_invalid';
 }
 
@@ -58,12 +60,19 @@ export const apiSettingsDataProvider: Partial<DataProvider> = {
   getList: async () => ({ data: [await read()], total: 1 }) as never,
   update: async (_resource, params) => {
     const data = params.data as Partial<ApiSettings>;
+    const before = (params.previousData ?? {}) as Partial<ApiSettings>;
+    // Only what the operator changed: a setting left alone keeps following the environment.
+    const changed = <T,>(next: T, previous: unknown) =>
+      JSON.stringify(next) === JSON.stringify(previous) ? undefined : next;
     const body = {
-      testAuthEnabled: data.testAuthEnabled,
-      payment_page_url: data.payment_page_url || undefined,
-      depositTtlMinutes: data.depositTtlMinutes,
-      callbackRetryScheduleSeconds: scheduleValue(data.callbackRetryScheduleSeconds),
-      rateLimitPerMinute: data.rateLimitPerMinute,
+      testAuthEnabled: changed(data.testAuthEnabled, before.testAuthEnabled),
+      payment_page_url: changed(data.payment_page_url || undefined, before.payment_page_url || undefined),
+      depositTtlMinutes: changed(data.depositTtlMinutes, before.depositTtlMinutes),
+      callbackRetryScheduleSeconds: changed(
+        scheduleValue(data.callbackRetryScheduleSeconds),
+        scheduleValue(before.callbackRetryScheduleSeconds),
+      ),
+      rateLimitPerMinute: changed(data.rateLimitPerMinute, before.rateLimitPerMinute),
     };
     const answer = await panelFetch<PanelApiSettingsUpdateResponse>('/panel/settings/api', { body });
     return { data: { ...answer, id: API_SETTINGS_ID } } as never;
