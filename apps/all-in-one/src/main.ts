@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     `transfergate listening on ${config.host}:${config.port} (${config.databaseUrl ? 'PostgreSQL server' : `PGlite in ${config.dataDir}`})`,
   );
   if (values.demo) console.log(demoInstructions(baseUrl));
+  console.log(readyBanner(baseUrl, admin));
 }
 
 // `transfergate replay …` audits the store instead of starting the server (cli/replay).
@@ -80,3 +81,20 @@ startOrSubcommand.catch((error) => {
   console.error(`transfergate failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+/** The last lines of a start: where everything is and how to sign in. */
+function readyBanner(baseUrl: string, admin: { created: boolean; generatedPassword?: string }): string {
+  const signIn = admin.generatedPassword
+    ? `admin / ${admin.generatedPassword} (generated, shown once)`
+    : admin.created
+      ? 'admin / the ADMIN_PASSWORD you set'
+      : 'your operator account (the first one is admin)';
+  return [
+    '',
+    '  transfergate is ready',
+    `    API            ${baseUrl}   (reference: ${baseUrl}/docs)`,
+    `    Panel          ${baseUrl}/admin/`,
+    `    Sign in as     ${signIn}`,
+    '',
+  ].join('\n');
+}

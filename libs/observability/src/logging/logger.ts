@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { currentRequestId } from '../context/request-context.js';
 
 export type LogLevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
@@ -44,6 +45,16 @@ export interface LoggerOptions {
   level: LogLevelName;
   /** Where the JSON lines go: stdout unless a test or an embedder gives a stream. */
   destination?: DestinationStream;
+  /**
+   * Human-readable lines (pino-pretty) instead of JSON. Default: when stdout is a terminal and
+   * LOG_FORMAT is not `json`; log collectors (a pipe, a file, Kubernetes) always get JSON.
+   */
+  pretty?: boolean;
+}
+
+/** A person at a terminal reads lines; everything else gets JSON. */
+export function prettyByDefault(): boolean {
+  return Boolean(process.stdout.isTTY) && process.env.LOG_FORMAT !== 'json';
 }
 
 /**
@@ -65,6 +76,9 @@ export function createLogger(options: LoggerOptions): Logger {
       },
       mixinMergeStrategy: (mergeObject, mixinObject) => ({ ...mixinObject, ...mergeObject }),
     },
-    options.destination ?? pino.destination({ fd: 1, sync: false }),
+    options.destination ??
+      ((options.pretty ?? prettyByDefault())
+        ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', singleLine: true })
+        : pino.destination({ fd: 1, sync: false })),
   );
 }

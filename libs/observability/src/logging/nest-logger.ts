@@ -6,6 +6,18 @@ import type { Logger } from 'pino';
  * JSON line with `context: "X"`. An object message is merged into the line (so services can log
  * fields such as `requestId` or `deliveryId`); a string message becomes `msg`.
  */
+/**
+ * Nest's start-up chatter (one line per module, per controller and per mapped route: several
+ * hundred) is debug: at info a newcomer's first screen would be nothing else.
+ */
+const START_UP_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
+
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
@@ -28,10 +40,15 @@ export class PinoNestLogger implements LoggerService {
     this.write('fatal', message, params);
   }
 
-  private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal', message: unknown, params: unknown[]) {
-    if (!this.logger.isLevelEnabled(level)) return;
+  private write(
+    requested: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal',
+    message: unknown,
+    params: unknown[],
+  ) {
     // Nest passes the logger's name last; Logger.error(message, stack, context) puts a stack before it.
     const context = params.length > 0 && typeof params[params.length - 1] === 'string' ? params.at(-1) : undefined;
+    const level = requested === 'info' && START_UP_CONTEXTS.has(String(context)) ? 'debug' : requested;
+    if (!this.logger.isLevelEnabled(level)) return;
     const stack = level === 'error' && params.length > 1 && typeof params[0] === 'string' ? params[0] : undefined;
     const fields: Record<string, unknown> = {};
     if (context) fields.context = context;
