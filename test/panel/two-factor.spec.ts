@@ -15,7 +15,11 @@ const wrong = (code: string) => String((Number(code) + 500_001) % 1_000_000).pad
 
 describe('operator two-factor authentication over HTTP (PostgreSQL)', () => {
   const secretKey = randomBytes(32);
-  const jwtKey = panelSettingsFrom(secretKey, { testAuthEnabled: false, paymentPageUrl: '', rateLimitPerMinute: 0 }).jwtKey;
+  const jwtKey = panelSettingsFrom(secretKey, {
+    testAuthEnabled: false,
+    paymentPageUrl: '',
+    rateLimitPerMinute: 0,
+  }).jwtKey;
   let app: TestApp;
   let client: ReturnType<typeof panelClient>;
   /** State carried through the lifecycle of `tfa-main`. */
