@@ -5,6 +5,7 @@ import { createApp } from './create-app.js';
 import { runStatementCommand } from './cli/statement/statement.command.js';
 import { DEMO_BOOTSTRAP, demoInstructions } from './provisioning/demo.js';
 import { BootstrapFileError, parseBootstrap, readBootstrapFile } from './provisioning/provisioner.js';
+import { DataDirLockedError } from '@transfergate/event-store';
 
 /** `npm start`: all five services in one process on PORT, PGlite in DATA_DIR unless DATABASE_URL is set. */
 async function main(): Promise<void> {
@@ -74,7 +75,7 @@ const startOrSubcommand =
     : main();
 
 startOrSubcommand.catch((error) => {
-  if (error instanceof ConfigError || error instanceof BootstrapFileError) {
+  if (error instanceof ConfigError || error instanceof BootstrapFileError || error instanceof DataDirLockedError) {
     console.error(error.message);
     process.exit(2);
   }

@@ -2,6 +2,7 @@ export * from './sql/sql-database.js';
 export * from './sql/open-database.js';
 export * from './sql/postgres-database.js';
 export * from './sql/pglite-database.js';
+export * from './sql/data-dir-lock.js';
 export * from './store/event-store.js';
 export * from './store/postgres-event-store.js';
 export * from './store/event-chain.js';

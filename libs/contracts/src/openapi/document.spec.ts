@@ -61,7 +61,18 @@ describe('OpenAPI document', () => {
     const h2h = document.components.schemas.H2hDepositRequest!;
     expect(Object.keys(h2h.properties as object).sort()).toEqual(
       // The contract's fields, plus our one optional extension (the customer's bank, README "Decisions").
-      ['amount', 'apikey', 'bank_code', 'callback_url', 'fullname', 'hash', 'transaction_id'].sort(),
+      [
+        'amount',
+        'apikey',
+        'bank_code',
+        'callback_url',
+        'fullname',
+        'hash',
+        'transaction_id',
+        'user_id',
+        'username',
+        'sender_name',
+      ].sort(),
     );
     expect((h2h.required as string[]).sort()).toEqual(['amount', 'apikey', 'fullname', 'hash', 'transaction_id']);
     expect(document.components.schemas.Amount).toMatchObject({ type: ['number', 'string'] });

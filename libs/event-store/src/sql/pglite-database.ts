@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { EventLoopTurns } from './event-loop-turns.js';
+import { lockDataDir } from './data-dir-lock.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
 /**
@@ -10,7 +11,15 @@ import type { SqlDatabase, SqlExecutor } from './sql-database.js';
  */
 export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir ? { dataDir } : {});
+  // Before PGlite touches the files: a second process on one data directory corrupts it.
+  const lock = dataDir ? await lockDataDir(dataDir) : undefined;
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dataDir ? { dataDir } : {});
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   // PGlite never yields to the event loop on its own (see event-loop-turns.ts).
   const turns = new EventLoopTurns();
 
@@ -41,7 +50,11 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
       await db.exec(sql);
     },
     async close() {
-      await db.close();
+      try {
+        await db.close();
+      } finally {
+        await lock?.release();
+      }
     },
   };
   return database;

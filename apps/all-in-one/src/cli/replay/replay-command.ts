@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { kurusToDecimalString } from '@transfergate/contracts';
-import { openPglite, openPostgres, type SqlDatabase } from '@transfergate/event-store';
+import { DataDirLockedError, openPglite, openPostgres, type SqlDatabase } from '@transfergate/event-store';
 import {
   REPLAY_PROJECTORS,
   ReplayUsageError,
@@ -208,7 +208,9 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
     return exitCodeOf(report);
   } catch (error) {
     if (barStarted) bar.stop();
-    if (error instanceof ReplayCliError || error instanceof ReplayUsageError) {
+    // The server (or another CLI) holds the embedded store: refuse, naming it (replay a live server's
+    // PGlite only after stopping it; on PostgreSQL replay runs beside the server).
+    if (error instanceof ReplayCliError || error instanceof ReplayUsageError || error instanceof DataDirLockedError) {
       console.error(`replay: ${error.message}`);
       return REPLAY_EXIT.usage;
     }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DomainError, statementRange, statementToCsv } from '@transfergate/contracts';
-import { openDatabase, PostgresEventStore } from '@transfergate/event-store';
+import { DataDirLockedError, openDatabase, PostgresEventStore } from '@transfergate/event-store';
 import { merchantIdFrom, readMerchantStatement } from '@transfergate/ledger';
 import { statementAsText } from './statement.text.js';
 
@@ -80,7 +80,7 @@ export async function runStatementCommand(
     else io.out(statementAsText(statement));
     return 0;
   } catch (error) {
-    if (error instanceof DomainError) {
+    if (error instanceof DomainError || error instanceof DataDirLockedError) {
       io.err(`${error.message}\n`);
       return 2;
     }
