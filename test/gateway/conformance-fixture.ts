@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { parseBootstrap } from '@transfergate/all-in-one';
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -101,7 +101,8 @@ export function infraFields(
   amount: number | string,
   extra: Record<string, string | number> = {},
 ) {
-  const operationGuid = `0b6f3c1e-${transactionId.length.toString().padStart(4, '0')}-4a5b-9c8d-${Date.now().toString(16).padStart(12, '0').slice(-12)}`;
+  // One GUID per request: the gateway refuses a GUID used by another request (operation_guid_reused).
+  const operationGuid = String(extra.OperationGuid ?? randomUUID());
   return {
     ApiKey: KEYS.infra.apiKey,
     OperationGuid: operationGuid,

@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   duplicate_transaction: 409,
   concurrency_conflict: 409,
   already_exists: 409,
+  /** An Infrastructure API OperationGuid already used by another request of this provider. */
+  operation_guid_reused: 409,
   payload_too_large: 413,
   amount_out_of_range: 422,
   insufficient_balance: 422,

@@ -26,6 +26,7 @@ export const EVENT_CATALOG = {
   OperatorConfigured: { version: 1, schema: config.OperatorConfiguredV1 },
   RoleConfigured: { version: 1, schema: config.RoleConfiguredV1 },
   ApiKeyClaimed: { version: 1, schema: config.ApiKeyClaimedV1 },
+  OperationGuidClaimed: { version: 1, schema: config.OperationGuidClaimedV1 },
   MerchantDeleted: { version: 1, schema: config.MerchantDeletedV1 },
   ProviderDeleted: { version: 1, schema: config.ProviderDeletedV1 },
   ProviderSecretRevealed: { version: 1, schema: config.ProviderSecretRevealedV1 },
@@ -57,5 +58,7 @@ export const STREAMS = {
   /** Keyed by sha256 of the API key: the key itself never names a stream. */
   apiKey: (apiKeyHash: string) => `api-key-${apiKeyHash}`,
   apiSettings: () => 'settings-api',
+  /** Keyed by sha256 of the lower-cased GUID: one request per OperationGuid and provider. */
+  operationGuid: (providerId: string, guidHash: string) => `operation-guid-${providerId}-${guidHash}`,
   providerSecretAccess: (providerId: string) => `provider-secret-access-${providerId}`,
 } as const;

@@ -122,5 +122,16 @@ export function explicitApiSettings(
   return Object.fromEntries(keys.map((key) => [key, stored[key]]));
 }
 
+/**
+ * Claims an Infrastructure API OperationGuid for one request of a provider: appended with
+ * no_stream in the same atomic write as the transaction, so a SecurityKey (which covers only
+ * ApiKey, ApiSecret and OperationGuid) seen once cannot create a second transaction.
+ */
+export const OperationGuidClaimedV1 = z.object({
+  providerId: z.string(),
+  operationGuid: z.string(),
+  transactionId: z.uuid(),
+});
+
 /** Claims an API key for one provider: appended with no_stream, so a key can never have two owners. */
 export const ApiKeyClaimedV1 = z.object({ providerId: z.string(), apiKeyHash: z.string() });

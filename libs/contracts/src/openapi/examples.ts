@@ -384,6 +384,7 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   insufficient_balance: 'merchant balance does not cover amount and fee',
   invalid_state_transition: 'the transaction is not in a state that allows this',
   transaction_final: 'the transaction is already final',
+  operation_guid_reused: 'this OperationGuid was already used for another request: use a new GUID per request',
   amount_mismatch: "the paid amount differs from the transaction's: not approved, held for an operator",
   rate_limited: 'rate limit of 600 requests per minute reached; retry after 1 minute',
   no_receiving_account: 'no receiving bank account can take this amount now',

@@ -13,7 +13,14 @@ import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { transactionIdFor } from '../persistence/ids.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
-import { assertMerchantAllows, originOf, replayOrDuplicate, viewAfterRequest } from './request-rules.js';
+import {
+  assertMerchantAllows,
+  operationGuidClaim,
+  operationGuidReused,
+  originOf,
+  replayOrDuplicate,
+  viewAfterRequest,
+} from './request-rules.js';
 
 /** Decides a deposit request: merchant rules, receiving account, a new stream claimed with no_stream. */
 @CommandHandler(RequestDepositCommand)
@@ -57,17 +64,23 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       paymentToken: randomBytes(24).toString('base64url'),
       expiresAt: new Date(Date.now() + this.settings.depositTtlMs).toISOString(),
     });
+    const claim = operationGuidClaim(input, transactionId);
     try {
       await this.repository.append(
-        [{ streamId: STREAMS.transaction(transactionId), expectedVersion: 'no_stream', events: [event] }],
+        [
+          { streamId: STREAMS.transaction(transactionId), expectedVersion: 'no_stream', events: [event] },
+          ...(claim ? [claim] : []),
+        ],
         input.actor,
       );
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
-      // The external id exists already (a repeat, or a concurrent request won the claim).
+      // The external id exists already (a repeat, or a concurrent request won the claim), or
+      // another request holds this OperationGuid.
       const winner = await this.repository.loadTransaction(transactionId);
-      if (!winner) throw new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
-      return replayOrDuplicate(winner, input.requestFingerprint);
+      if (winner) return replayOrDuplicate(winner, input.requestFingerprint);
+      if (claim && error.streamId === claim.streamId) throw operationGuidReused();
+      throw new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
     }
     return viewAfterRequest(event);
   }

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import {
   DomainError,
   STREAMS,
+  domainEvent,
   type RequestDepositCommand,
   type RequestWithdrawalCommand,
   kurusToDecimalString,
@@ -8,13 +10,38 @@ import {
   type TransactionView,
 } from '@transfergate/contracts';
 import { evolveWithAppended, type TransactionAggregate } from '../domain/transaction.js';
-import type { LedgerRepository } from '../persistence/ledger-repository.js';
+import type { LedgerRepository, PendingWrite } from '../persistence/ledger-repository.js';
 import type { MerchantRecord } from './receiving-account.selector.js';
 
 /**
  * A repeat of an external id: the same payload gets the first answer again (Stripe-style
  * idempotency), another payload is a duplicate (409).
  */
+/**
+ * The Infrastructure API's OperationGuid claim a request appends beside its transaction, or none
+ * for the other forms (and for a request without one).
+ */
+export function operationGuidClaim(
+  input: RequestDepositCommand['input'] | RequestWithdrawalCommand['input'],
+  transactionId: string,
+): PendingWrite | undefined {
+  const guid = input.form === 'infrastructure' ? input.echo?.OperationGuid?.trim().toLowerCase() : undefined;
+  if (!guid) return undefined;
+  return {
+    streamId: STREAMS.operationGuid(input.providerId, createHash('sha256').update(guid).digest('hex')),
+    expectedVersion: 'no_stream',
+    events: [domainEvent('OperationGuidClaimed', { providerId: input.providerId, operationGuid: guid, transactionId })],
+  };
+}
+
+/** Another request already holds this OperationGuid (the transaction it named does not exist). */
+export function operationGuidReused(): DomainError {
+  return new DomainError(
+    'operation_guid_reused',
+    'this OperationGuid was already used for another request of this provider: use a new GUID per request',
+  );
+}
+
 export function replayOrDuplicate(existing: TransactionAggregate, fingerprint: string): TransactionView {
   if (existing.requestFingerprint !== fingerprint) {
     throw new DomainError('duplicate_transaction', 'a transaction with this id already exists with different data', {

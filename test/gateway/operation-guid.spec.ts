@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { postJson, startTestApp, type TestApp } from '../support/test-app.js';
+import { KEYS, VALID_IBAN, conformanceBootstrap, infraFields } from './conformance-fixture.js';
+
+/**
+ * The Infrastructure API's SecurityKey covers only ApiKey, ApiSecret and OperationGuid, so one seen
+ * key must not create a second transaction: an OperationGuid is single-use per provider. Real
+ * parallel requests against PostgreSQL; an identical repeat still gets the first answer.
+ */
+describe('Infrastructure API: one request per OperationGuid (PostgreSQL)', () => {
+  let app: TestApp;
+  let n = 0;
+  const id = (prefix: string) => `${prefix}-${++n}-${Date.now()}`;
+
+  beforeAll(async () => {
+    app = await startTestApp('postgres');
+    await app.provision(conformanceBootstrap());
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('20 parallel deposits with one OperationGuid: one is created, 19 are refused 409; a repeat replays', async () => {
+    const guid = randomUUID();
+    const requests = Array.from({ length: 20 }, () =>
+      infraFields(id('OG'), 150, { OperationGuid: guid, CustomerFullName: 'Ali Veli' }),
+    );
+    const answers = await Promise.all(
+      requests.map((body) => postJson(`${app.baseUrl}/deposits/deposit-request`, body)),
+    );
+    const created = answers.filter((a) => a.status === 200);
+    expect(created).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect(refused).toMatchObject({
+        status: 409,
+        body: { success: false, message: expect.any(String), errorCode: 'operation_guid_reused' },
+      });
+    }
+    const winner = requests[answers.findIndex((a) => a.status === 200)]!;
+    const repeat = await postJson(`${app.baseUrl}/deposits/deposit-request`, winner);
+    expect(repeat).toEqual({ status: 200, body: created[0]!.body });
+    const { rows } = await app.db.query<{ n: string }>(
+      `select count(*)::text n from rm_transactions where provider_id in (select provider_id from rm_providers where api_key = $1)
+         and external_id = any($2::text[])`,
+      [KEYS.infra.apiKey, requests.map((r) => r.RequestId)],
+    );
+    expect(rows[0]!.n).toBe('1');
+
+    // The same key on the withdrawal form (another RequestId, an IBAN of the attacker's choice): refused.
+    const withdrawal = await postJson(`${app.baseUrl}/withdraws/withdraw-request`, {
+      ...infraFields(id('OGW'), 9_999, { OperationGuid: guid }),
+      CustomerFullName: 'Mallory',
+      AccountNumber: VALID_IBAN,
+    });
+    expect(withdrawal).toMatchObject({
+      status: 409,
+      body: { Success: false, Message: expect.any(String), errorCode: 'operation_guid_reused' },
+    });
+  });
+
+  it('10 parallel withdrawals with one OperationGuid: exactly one is created; GET with a fresh GUID still works', async () => {
+    const guid = randomUUID();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        postJson(`${app.baseUrl}/withdraws/withdraw-request`, {
+          ...infraFields(id('OGP'), 20, { OperationGuid: guid }),
+          CustomerFullName: 'Zeynep Kaya',
+          AccountNumber: VALID_IBAN,
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409 && a.body.errorCode === 'operation_guid_reused')).toHaveLength(9);
+
+    const query = new URLSearchParams(
+      Object.entries(infraFields(id('OGQ'), 75, { CustomerFullName: 'Ali Veli' })).map(([k, v]) => [k, String(v)]),
+    );
+    const viaGet = await fetch(`${app.baseUrl}/deposits/deposit-request?${query}`);
+    expect(viaGet.status).toBe(200);
+  });
+});
