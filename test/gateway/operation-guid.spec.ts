@@ -73,7 +73,10 @@ describe('Infrastructure API: one request per OperationGuid (PostgreSQL)', () =>
     expect(answers.filter((a) => a.status === 409 && a.body.errorCode === 'operation_guid_reused')).toHaveLength(9);
 
     const query = new URLSearchParams(
-      Object.entries(infraFields(id('OGQ'), 75, { CustomerFullName: 'Ali Veli' })).map(([k, v]) => [k, String(v)]),
+      Object.entries(infraFields(id('OGQ'), 75, { CustomerFullName: 'Ali Veli' })).map(([k, v]): [string, string] => [
+        k,
+        String(v),
+      ]),
     );
     const viaGet = await fetch(`${app.baseUrl}/deposits/deposit-request?${query}`);
     expect(viaGet.status).toBe(200);

@@ -40,7 +40,7 @@ export class AuthController {
   @HttpCode(201)
   async login(@Body() body: unknown) {
     const input = parseBody(LoginRequestSchema, body);
-    await this.throttle.assertNotLocked(input.username);
+    await this.throttle.reserveAttempt(input.username);
     const operator = await this.operators.byUsername(input.username);
     const passwordOk = await verifyPassword(input.password, operator?.passwordHash ?? DUMMY_HASH);
     if (!operator || !operator.active || !passwordOk) {
@@ -88,14 +88,24 @@ export class AuthController {
   @RequirePermission('authenticated')
   async password(@CurrentOperator() operator: OperatorContext, @Body() body: unknown, @Req() _request: FastifyRequest) {
     const input = parseBody(PasswordChangeRequestSchema, body);
+    // Wrong current passwords are throttled like logins: a stolen session cannot guess the password.
+    const subject = passwordChangeSubject(operator.operatorId);
+    await this.throttle.reserveAttempt(subject);
     const record = await this.operators.byId(operator.operatorId);
     if (!record || !(await verifyPassword(input.oldPassword, record.passwordHash))) {
+      await this.throttle.recordFailure(subject);
       throw new DomainError('invalid_credentials', 'the current password is not correct');
     }
+    await this.throttle.recordSuccess(subject);
     assertPasswordPolicy(input.newPassword, record.username, input.oldPassword);
     await this.commands.execute(
       new ChangeOperatorPasswordCommand(operator.operatorId, input.newPassword, actorOf(operator)),
     );
     return { success: true };
   }
+}
+
+/** The throttle subject of an operator's current-password checks (apart from logins by username). */
+function passwordChangeSubject(operatorId: string): string {
+  return `password:${operatorId}`;
 }

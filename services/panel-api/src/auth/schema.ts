@@ -18,6 +18,10 @@ create table if not exists panel_refresh_tokens (
   created_at timestamptz not null default now()
 );
 create index if not exists panel_refresh_tokens_session on panel_refresh_tokens (session_id);
+create table if not exists panel_used_challenges (
+  jti text primary key,
+  expires_at timestamptz not null
+);
 create table if not exists panel_login_failures (
   subject text primary key,
   failures integer not null default 0,

@@ -58,7 +58,7 @@ export class TwoFactorService {
 
   /** The operator a username and password name, checked exactly like login (throttle, generic 401). */
   async operatorByPassword(username: string, password: string): Promise<OperatorRecord> {
-    await this.throttle.assertNotLocked(username);
+    await this.throttle.reserveAttempt(username);
     const operator = await this.operators.byUsername(username);
     const passwordOk = await verifyPassword(password, operator?.passwordHash ?? DUMMY_HASH);
     if (!operator || !operator.active || !passwordOk) {
@@ -89,7 +89,7 @@ export class TwoFactorService {
   /** A valid code for the secret in the setup token turns 2FA on (the ledger records the sealed secret). */
   async confirmSetup(setupToken: string, code: string, ip: string): Promise<{ success: true; twoFactorEnabled: true }> {
     const setup = await this.readSetupToken(setupToken);
-    await this.throttle.assertNotLocked(twoFactorSubject(setup.operatorId));
+    await this.throttle.reserveAttempt(twoFactorSubject(setup.operatorId));
     const operator = await this.operators.byId(setup.operatorId);
     if (!operator || !operator.active || passwordFingerprint(operator.passwordHash) !== setup.passwordFingerprint) {
       throw new DomainError('invalid_token', 'the setup token is no longer valid; start the setup again');
@@ -105,12 +105,14 @@ export class TwoFactorService {
   /** The second login step: a login challenge plus a valid, unused code open a session. */
   async verifyChallenge(challengeToken: string, code: string): Promise<TokenResponse> {
     const operatorId = await this.secondFactor.operatorOf(challengeToken);
-    await this.throttle.assertNotLocked(twoFactorSubject(operatorId));
+    await this.throttle.reserveAttempt(twoFactorSubject(operatorId));
     const operator = await this.operators.byId(operatorId);
     if (!operator || !operator.active || !operator.totpSecretSealed) {
       throw new DomainError('invalid_token', 'the two-factor challenge is no longer valid; log in again');
     }
     await this.assertCode(operatorId, operator.totpSecretSealed, code);
+    // A challenge opens one session: a second verify with it (even with another valid code) is refused.
+    await this.secondFactor.consume(challengeToken);
     return this.tokens.open(operatorId);
   }
 
@@ -124,12 +126,13 @@ export class TwoFactorService {
     if (!operator?.totpSecretSealed) {
       throw new DomainError('invalid_state_transition', 'two-factor authentication is not enabled');
     }
-    await this.throttle.assertNotLocked(operator.username);
-    await this.throttle.assertNotLocked(twoFactorSubject(operator.operatorId));
+    await this.throttle.reserveAttempt(operator.username);
+    await this.throttle.reserveAttempt(twoFactorSubject(operator.operatorId));
     if (!(await verifyPassword(password, operator.passwordHash))) {
       await this.throttle.recordFailure(operator.username);
       throw new DomainError('invalid_credentials', 'the password is not correct');
     }
+    await this.throttle.recordSuccess(operator.username);
     await this.assertCode(operator.operatorId, operator.totpSecretSealed, code);
     await this.commands.execute(new SetOperatorTwoFactorCommand(operator.operatorId, null, actorOf(context)));
     return { success: true, twoFactorEnabled: false };
