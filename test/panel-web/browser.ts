@@ -66,8 +66,19 @@ export async function startPanelWebApp(engine: Engine, overrides: Partial<Runtim
 }
 
 /** Enrolls an operator in 2FA over the API (setup/init with username+password, then confirm). */
-export async function enableTwoFactorByApi(app: TestApp, username: string, password: string): Promise<Authenticator> {
-  const init = await postJsonOk(`${app.baseUrl}/api/auth/2fa/setup/init`, { username, password });
+/**
+ * Turns 2FA on over the API. Started with `bearer`, that session survives it (every other session of
+ * the operator ends when 2FA turns on); started with the password, all of them end.
+ */
+export async function enableTwoFactorByApi(
+  app: TestApp,
+  username: string,
+  password: string,
+  bearer?: string,
+): Promise<Authenticator> {
+  const init = bearer
+    ? await postJsonOk(`${app.baseUrl}/api/auth/2fa/setup/init`, {}, { authorization: `Bearer ${bearer}` })
+    : await postJsonOk(`${app.baseUrl}/api/auth/2fa/setup/init`, { username, password });
   const authenticator = Authenticator.of(String(init.otpauthUrl));
   await postJsonOk(`${app.baseUrl}/api/auth/2fa/setup/confirm`, {
     setupToken: init.setupToken,
@@ -77,10 +88,14 @@ export async function enableTwoFactorByApi(app: TestApp, username: string, passw
   return authenticator;
 }
 
-async function postJsonOk(url: string, body: unknown): Promise<Record<string, unknown>> {
+async function postJsonOk(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
   const json = (await response.json()) as Record<string, unknown>;

@@ -97,7 +97,8 @@ describe('panel web: record and log screens in chromium (PostgreSQL)', () => {
     const login = await postJson(`${app.baseUrl}/api/auth/login`, ADMIN);
     expect(login.status).toBe(201);
     token = String(login.body.accessToken);
-    const authenticator = await enableTwoFactorByApi(app, ADMIN.username, ADMIN.password);
+    // Enabled from that session, so it survives (2FA ends every other session).
+    const authenticator = await enableTwoFactorByApi(app, ADMIN.username, ADMIN.password, token);
     browser = await launchBrowser();
     context = await newPanelContext(browser, 'en');
     page = await context.newPage();

@@ -101,6 +101,7 @@ export class AuthController {
     await this.commands.execute(
       new ChangeOperatorPasswordCommand(operator.operatorId, input.newPassword, actorOf(operator)),
     );
+    await this.tokens.revokeOperatorSessions(operator.operatorId, 'password changed', operator.sessionId);
     return { success: true };
   }
 }

@@ -72,6 +72,19 @@ export class SessionTokens {
     );
   }
 
+  /**
+   * Ends every open session of an operator but `keep` (the one making the change, if any): after a
+   * password change or reset, turning 2FA on, or a deactivation, old access and refresh tokens stop
+   * working at once (access tokens are checked against their session on every request).
+   */
+  async revokeOperatorSessions(operatorId: string, reason: string, keep?: string): Promise<void> {
+    await this.db.query(
+      `update panel_sessions set revoked_at = now(), revoked_reason = $2
+       where operator_id = $1 and revoked_at is null and ($3::uuid is null or session_id <> $3::uuid)`,
+      [operatorId, reason, keep ?? null],
+    );
+  }
+
   /** Verifies an access token and that its session is still open. */
   async verify(accessToken: string): Promise<AccessClaims> {
     let claims: AccessClaims;

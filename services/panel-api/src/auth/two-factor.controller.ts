@@ -27,9 +27,11 @@ export class TwoFactorController {
   @Post('setup/init')
   @HttpCode(201)
   async setupInit(@Headers('authorization') authorization: string | undefined, @Body() body: unknown) {
-    const operator =
-      authorization !== undefined ? await this.twoFactor.operatorByBearer(authorization) : await this.loginOf(body);
-    return this.twoFactor.initSetup(operator);
+    if (authorization !== undefined) {
+      const { operator, sessionId } = await this.twoFactor.operatorByBearer(authorization);
+      return this.twoFactor.initSetup(operator, sessionId);
+    }
+    return this.twoFactor.initSetup(await this.loginOf(body));
   }
 
   @Post('setup/confirm')

@@ -47,13 +47,13 @@ export class TwoFactorService {
   ) {}
 
   /** The operator behind an `Authorization: Bearer` header (same checks as PanelAuthGuard). */
-  async operatorByBearer(authorization: string): Promise<OperatorRecord> {
+  async operatorByBearer(authorization: string): Promise<{ operator: OperatorRecord; sessionId: string }> {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!match) throw new DomainError('authentication_required', 'a bearer token is required');
     const claims = await this.tokens.verify(match[1]!);
     const operator = await this.operators.byId(claims.operatorId);
     if (!operator || !operator.active) throw new DomainError('invalid_token', 'the operator is not active');
-    return operator;
+    return { operator, sessionId: claims.sessionId };
   }
 
   /** The operator a username and password name, checked exactly like login (throttle, generic 401). */
@@ -70,12 +70,14 @@ export class TwoFactorService {
   }
 
   /** A fresh secret for the operator, carried sealed in a signed setup token until confirmation. */
-  async initSetup(operator: OperatorRecord): Promise<TwoFactorSetup> {
+  async initSetup(operator: OperatorRecord, sessionId?: string): Promise<TwoFactorSetup> {
     this.assertDisabled(operator);
     const enrollment = await this.totp.enroll(operator.username);
     const setupToken = await new SignJWT({
       tss: enrollment.secretSealed,
       pwf: passwordFingerprint(operator.passwordHash),
+      // The session that started the setup survives it; every other one ends when 2FA turns on.
+      ...(sessionId ? { sid: sessionId } : {}),
     })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(operator.operatorId)
@@ -99,6 +101,7 @@ export class TwoFactorService {
     await this.assertCode(setup.operatorId, setup.secretSealed, code);
     const actor: ActorRef = { source: 'panel', operatorId: setup.operatorId, ip };
     await this.commands.execute(new SetOperatorTwoFactorCommand(setup.operatorId, setup.secretSealed, actor));
+    await this.tokens.revokeOperatorSessions(setup.operatorId, 'two-factor enabled', setup.sessionId);
     return { success: true, twoFactorEnabled: true };
   }
 
@@ -158,7 +161,7 @@ export class TwoFactorService {
 
   private async readSetupToken(
     setupToken: string,
-  ): Promise<{ operatorId: string; secretSealed: string; passwordFingerprint: string }> {
+  ): Promise<{ operatorId: string; secretSealed: string; passwordFingerprint: string; sessionId?: string }> {
     try {
       const { payload } = await jwtVerify(setupToken, this.settings.jwtKey, {
         audience: SETUP_PURPOSE,
@@ -167,7 +170,12 @@ export class TwoFactorService {
       if (typeof payload.sub !== 'string' || typeof payload.tss !== 'string' || typeof payload.pwf !== 'string') {
         throw new Error('claims');
       }
-      return { operatorId: payload.sub, secretSealed: payload.tss, passwordFingerprint: payload.pwf };
+      return {
+        operatorId: payload.sub,
+        secretSealed: payload.tss,
+        passwordFingerprint: payload.pwf,
+        ...(typeof payload.sid === 'string' ? { sessionId: payload.sid } : {}),
+      };
     } catch {
       throw new DomainError('invalid_token', 'the setup token is invalid or expired; start the setup again');
     }

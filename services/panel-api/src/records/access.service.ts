@@ -12,6 +12,7 @@ import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { BUILT_IN_ROLES, isPermission, type Permission } from '../auth/permissions.js';
 import { RecordBus } from './record-commands.js';
 import { customRoleView, operatorView } from './records.presenter.js';
+import { SessionTokens } from '../auth/session-tokens.service.js';
 
 /**
  * Operators and roles. Two rules keep RBAC from being a way around itself:
@@ -24,7 +25,10 @@ import { customRoleView, operatorView } from './records.presenter.js';
  */
 @Injectable()
 export class AccessService {
-  constructor(private readonly bus: RecordBus) {}
+  constructor(
+    private readonly bus: RecordBus,
+    private readonly sessions: SessionTokens,
+  ) {}
 
   async listOperators() {
     return { items: (await this.bus.list('operator')).map(operatorView) };
@@ -72,6 +76,14 @@ export class AccessService {
         actorOf(actor),
       ),
     );
+    // A password reset or a deactivation ends the operator's sessions at once (a reactivation later
+    // does not bring them back: they stay revoked).
+    if (input.password !== undefined || input.active === false) {
+      await this.sessions.revokeOperatorSessions(
+        target.operatorId,
+        input.password !== undefined ? 'password reset by an administrator' : 'operator deactivated',
+      );
+    }
     return { success: true, created: false, changed: result.changed, record: await this.getOperator(result.id) };
   }
 
