@@ -99,6 +99,38 @@ describe('incoming webhooks over HTTP (PostgreSQL)', () => {
     expect(JSON.stringify(rows[0]!.metadata)).toMatch(/webhook/);
   });
 
+  it('keeps no credential-like body field in the webhook log, at any depth, JSON or not', async () => {
+    const d = await deposit();
+    const sent = {
+      transactionId: d.externalId,
+      status: 'confirmed',
+      apiSecret: 'sk-live-123',
+      SecurityKey: 'abc123securitykey',
+      Hash: 'deadbeef',
+      auth: { password: 'hunter2-pass', token: 'tok-999', user: 'upstream' },
+    };
+    expect((await hook('deposit/callback/wh-local', sent)).status).toBe(201);
+    const [row] = await logRows(app, 'transaction_id = $1', [d.uuid]);
+    expect(row!.body).toEqual({
+      transactionId: d.externalId,
+      status: 'confirmed',
+      apiSecret: '[redacted]',
+      SecurityKey: '[redacted]',
+      Hash: '[redacted]',
+      auth: { password: '[redacted]', token: '[redacted]', user: 'upstream' },
+    });
+    // A body that is not JSON is kept as text, with the same fields blanked.
+    const raw = await fetch(`${app.baseUrl}/deposit/callback/wh-local`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"transactionId":"x","password":"hunter2-pass", apiSecret=sk-live-123',
+    });
+    expect(raw.status).toBe(400);
+    const [broken] = await logRows(app, "raw_text like '%transactionId%' and raw_text like '%[redacted]%'");
+    expect(broken!.raw_text).not.toContain('hunter2-pass');
+    expect(broken!.raw_text).not.toContain('sk-live-123');
+  });
+
   it('never approves at another amount: a differing amount is refused (422), kept in history and logged', async () => {
     const d = await deposit(); // 100.00 TRY
     const paidMore = await hook('deposit/callback/wh-local', {
