@@ -307,6 +307,21 @@ describe('gateway contract conformance on PostgreSQL', () => {
       expect(disabled).toMatchObject({ status: 403, body: { status: false, errorCode: 'provider_disabled' } });
     });
 
+    it('checks the signature before anything about the key: a wrong hash never answers 403', async () => {
+      const wrongHash = (key: { apiKey: string; apiSecret: string }, tx: string) => ({
+        ...h2hBody(key, tx, 100),
+        hash: '0'.repeat(64),
+      });
+      for (const key of [KEYS.ipLocked, KEYS.disabled, KEYS.merchant]) {
+        const res = await call('POST', '/deposit/bank', { body: wrongHash(key, id('SIG')) });
+        expect([key.apiKey, res.status, res.body.errorCode]).toEqual([key.apiKey, 401, 'invalid_signature']);
+      }
+      const infra = await call('POST', '/deposits/deposit-request', {
+        body: { ...infraFields(id('SIGI'), 50, { CustomerFullName: 'Ali Veli' }), ApiKey: KEYS.h2h.apiKey },
+      });
+      expect([infra.status, infra.body.errorCode]).toEqual([401, 'invalid_signature']);
+    });
+
     it('refuses an endpoint of another API form (403 form_not_enabled)', async () => {
       const res = await call('POST', '/deposit', {
         body: { transactionId: id('FORM'), amount: 20, username: 'u' },

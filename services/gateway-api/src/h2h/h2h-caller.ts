@@ -16,13 +16,15 @@ export class H2hCallerService {
     registeredCallback: (provider: ProviderCredentials) => string,
   ): Promise<ProviderCredentials> {
     const provider = await this.auth.byApiKey(input.apikey);
-    this.auth.assertMayCall(provider, ip, 'h2h');
+    // The signature first: without the secret, a caller learns nothing about the key's provider
+    // (disabled, IP-locked, another form) from the answer.
     if (!digestsEqual(h2hHash(input.apikey, input.transaction_id, provider.apiSecret, input.amount), input.hash)) {
       throw new DomainError(
         'invalid_signature',
         'hash does not match SHA256(apikey + transaction_id + secret + round(amount))',
       );
     }
+    this.auth.assertMayCall(provider, ip, 'h2h');
     if (input.callback_url !== undefined && input.callback_url !== registeredCallback(provider)) {
       throw new DomainError(
         'callback_url_mismatch',

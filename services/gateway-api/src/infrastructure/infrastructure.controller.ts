@@ -119,7 +119,7 @@ export class InfrastructureController {
     ip: string,
   ): Promise<ProviderCredentials> {
     const provider = await this.auth.byApiKey(input.ApiKey);
-    this.auth.assertMayCall(provider, ip, 'infrastructure');
+    // The signature first: without the secret, a caller learns nothing about the key's provider.
     if (
       !digestsEqual(infrastructureSecurityKey(input.ApiKey, provider.apiSecret, input.OperationGuid), input.SecurityKey)
     ) {
@@ -128,6 +128,7 @@ export class InfrastructureController {
         'SecurityKey does not match SHA256(ApiKey + ApiSecret + OperationGuid)',
       );
     }
+    this.auth.assertMayCall(provider, ip, 'infrastructure');
     return provider;
   }
 }
