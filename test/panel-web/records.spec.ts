@@ -322,6 +322,17 @@ describe('panel web: record and log screens in chromium (PostgreSQL)', () => {
     const approved = await apiPost('/panel/deposit/approve', { id: await uuidOf(externalId) });
     expect(approved.state).toBe('approved');
     await receiver.waitFor(() => receiver.at('/acme/deposit').length >= 1, 20_000, 'the approval callback');
+    // The dispatcher records the 200 a moment after the receiver answered it, and the list does not
+    // poll: open it once the delivery is recorded (under load that moment grows).
+    const recordedBy = Date.now() + 20_000;
+    for (;;) {
+      const list = await api<{ items: Array<{ state: string }> }>(
+        `/panel/callbacks?transactionId=${encodeURIComponent(externalId)}`,
+      );
+      if (list.items[0]?.state === 'delivered') break;
+      if (Date.now() > recordedBy) throw new Error(`callback of ${externalId} not recorded as delivered`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 
     await open('callbacks');
     const row = page.getByRole('row').filter({ hasText: externalId });
