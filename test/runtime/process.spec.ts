@@ -19,7 +19,8 @@ function start(
   args: string[] = [],
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // The bootstrap file's callback URLs are on loopback, which the egress policy refuses by default.
+    env: { ...process.env, LOG_LEVEL: 'warn', CALLBACK_ALLOWED_TARGETS: '127.0.0.1/32', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
