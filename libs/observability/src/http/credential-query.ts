@@ -17,9 +17,3 @@ export function redactCredentialQuery(query: string): string {
   }
   return params.toString();
 }
-
-/** A request URL (path and query) with credential parameters redacted. */
-export function redactCredentialUrl(url: string): string {
-  const at = url.indexOf('?');
-  return at < 0 ? url : `${url.slice(0, at)}?${redactCredentialQuery(url.slice(at + 1))}`;
-}
