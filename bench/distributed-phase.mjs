@@ -73,6 +73,8 @@ export async function measureDistributed({ pgUrl, schema, bootstrap, tmpRoot, ra
     LOG_LEVEL: 'error',
     HOST: '127.0.0.1',
     RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
+    // The bootstrap's callback URLs are on loopback, which the egress policy refuses by default.
+    CALLBACK_ALLOWED_TARGETS: '127.0.0.1/32',
   };
   const processes = [];
   const stop = async () => {

@@ -272,6 +272,8 @@ async function appPhase(engineLabel, postgresSchema) {
     shutdownTimeoutMs: 10_000,
     logLevel: 'error',
     rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+    // The bench's callback receivers listen on loopback, which the egress policy refuses by default.
+    callbackAllowedTargets: ['127.0.0.1/32'],
   };
   const t0 = Date.now();
   const running = await createApp(config, postgresSchema ? { schema: postgresSchema } : {});
@@ -383,6 +385,7 @@ async function callbackPhase(engineLabel, postgresSchema) {
         shutdownTimeoutMs: 10_000,
         logLevel: 'error',
         rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+        callbackAllowedTargets: ['127.0.0.1/32'],
         callbacks: {
           retryScheduleMs: CALLBACK_RETRY_SCHEDULE_MS,
           requestTimeoutMs: CALLBACK_REQUEST_TIMEOUT_MS,

@@ -154,6 +154,8 @@ describe('delivery worker claims (PGlite)', () => {
         leaseMs: 30_000,
         pollIntervalMs: 20,
         concurrency: 16,
+        // The receiver listens on loopback, which the egress policy refuses unless allow-listed.
+        allowedTargets: ['127.0.0.1/32'],
         ...settings,
       },
       `test:${randomBytes(3).toString('hex')}`,

@@ -15,7 +15,8 @@ const MAIN = resolve('apps/all-in-one/dist/main.js');
 
 function start(env: Record<string, string>, args: string[] = []) {
   const child: ChildProcess = spawn(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // The receiver listens on loopback, which the egress policy refuses by default.
+    env: { ...process.env, LOG_LEVEL: 'warn', CALLBACK_ALLOWED_TARGETS: '127.0.0.1/32', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -41,6 +41,8 @@ describe('two dispatcher instances on one PostgreSQL database', () => {
       testAuthEnabled: true,
       environment: 'production',
       rateLimitPerMinute: 0,
+      // The receiver listens on loopback, which the egress policy refuses unless allow-listed.
+      callbackAllowedTargets: ['127.0.0.1/32'],
       callbacks: { requestTimeoutMs: 2_000, leaseMs: 4_000, pollIntervalMs: 20, concurrency: 2 },
     };
     const running = await createApp(config, { schema });

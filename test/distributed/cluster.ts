@@ -60,6 +60,8 @@ export class Cluster {
       MESSAGING_PREFIX: this.prefix,
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
+      // Test receivers listen on loopback, which the egress policy refuses by default.
+      CALLBACK_ALLOWED_TARGETS: '127.0.0.1/32',
       ...(port ? { PORT: String(port) } : {}),
       ...this.extraEnv,
     };

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ENGINES, issueBootstrap, postJson, startTestApp, type Engine, type TestApp } from '../support/test-app.js';
 import { panelClient } from '../panel/panel-client.js';
-import { CB_KEYS, CallbackReceiver, callbackBootstrap, h2hRequest } from '../callbacks/callback-fixture.js';
+import {
+  CB_KEYS,
+  CallbackReceiver,
+  callbackBootstrap,
+  h2hRequest,
+  infraRequest,
+} from '../callbacks/callback-fixture.js';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 const MAX_LAG_EVENTS = 3;
@@ -279,6 +285,11 @@ describe.each(ENGINES)('operability (%s)', (engine: Engine) => {
       { 'x-api-key': 'leaked-header-key', 'x-api-secret': 'leaked-header' },
     );
     await postJson(`${app.baseUrl}/api/auth/login`, { username: 'admin', password: 'leaked-wrong-password' });
+    // A GET Infrastructure deposit that succeeds: its real SecurityKey travels in the query string.
+    const infra = infraRequest(ext('OBS-Q'), 60, { CustomerFullName: 'Ali Veli' });
+    const query = new URLSearchParams(Object.entries(infra).map(([k, v]): [string, string] => [k, String(v)]));
+    expect((await fetch(`${app.baseUrl}/deposits/deposit-request?${query}`)).status).toBe(200);
+    sentHashes.push(String(infra.SecurityKey));
     // A line that tries to log secrets goes through the same logger as every service's lines.
     app.observability.logger.info(
       {

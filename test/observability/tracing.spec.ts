@@ -109,7 +109,8 @@ describe('OpenTelemetry tracing', () => {
           DATABASE_URL: url.toString(),
           TRANSFERGATE_SECRET_KEY: randomBytes(32).toString('base64'),
           ADMIN_PASSWORD: 'Otel-test-password',
-          LOG_LEVEL: 'warn',
+          LOG_LEVEL: 'debug',
+          LOG_FORMAT: 'json',
           OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
           OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
           OTEL_SERVICE_NAME: 'transfergate-test',
@@ -161,6 +162,41 @@ describe('OpenTelemetry tracing', () => {
       await fetch(`http://127.0.0.1:${port}/ready`);
       await new Promise((r) => setTimeout(r, 600));
       expect(spans.some((s) => ['/metrics', '/ready'].includes(String(attribute(s, 'http.route'))))).toBe(false);
+
+      // Credentials in a GET's query string never reach a span or a log line (the app logs at debug here).
+      const secrets = {
+        SecurityKey: `sk-${randomBytes(12).toString('hex')}`,
+        ApiSecret: `as-${randomBytes(12).toString('hex')}`,
+        hash: `h-${randomBytes(12).toString('hex')}`,
+      };
+      const query = new URLSearchParams({
+        ApiKey: 'ak_trace_probe',
+        OperationGuid: '3f2b8c1e-5d4a-4c3b-9a8f-000000000001',
+        RequestId: 'TRACE-1',
+        Amount: '10',
+        ...secrets,
+        securitykey: secrets.SecurityKey,
+      });
+      await fetch(`http://127.0.0.1:${port}/deposits/deposit-request?${query}`);
+      const infraSpan = () =>
+        spans.find((s) => s.kind === 2 && attribute(s, 'http.route') === '/deposits/deposit-request');
+      while (!infraSpan()) {
+        if (Date.now() > deadline) throw new Error(`no server span for the GET deposit request\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const recorded = new URLSearchParams(String(attribute(infraSpan()!, 'url.query')));
+      expect(Object.fromEntries(recorded)).toMatchObject({
+        ApiKey: 'REDACTED',
+        OperationGuid: '3f2b8c1e-5d4a-4c3b-9a8f-000000000001',
+        RequestId: 'TRACE-1',
+        SecurityKey: 'REDACTED',
+        securitykey: 'REDACTED',
+        ApiSecret: 'REDACTED',
+        hash: 'REDACTED',
+      });
+      const everything = JSON.stringify(spans) + output;
+      for (const value of Object.values(secrets)) expect(everything).not.toContain(value);
+      expect(output).toContain('request completed');
     }, 90_000);
   });
 });

@@ -40,6 +40,17 @@ describe('runtime configuration', () => {
     expect(message).toContain('LOG_LEVEL');
   });
 
+  it('reads CALLBACK_ALLOWED_TARGETS as a CIDR list and refuses a bad entry', () => {
+    expect(loadRuntimeConfig({ DATA_DIR: dataDir() }).callbackAllowedTargets).toEqual([]);
+    expect(
+      loadRuntimeConfig({ DATA_DIR: dataDir(), CALLBACK_ALLOWED_TARGETS: '127.0.0.1/32, 10.0.0.0/8 ::1' })
+        .callbackAllowedTargets,
+    ).toEqual(['127.0.0.1/32', '10.0.0.0/8', '::1']);
+    expect(() => loadRuntimeConfig({ DATA_DIR: dataDir(), CALLBACK_ALLOWED_TARGETS: '127.0.0.1/40' })).toThrow(
+      /CALLBACK_ALLOWED_TARGETS: invalid callback allow-list: "127.0.0.1\/40" is not an address or CIDR range/,
+    );
+  });
+
   it('requires an explicit sealing key with a PostgreSQL server', () => {
     expect(() => loadRuntimeConfig({ DATABASE_URL: 'postgres://127.0.0.1/test' })).toThrow(
       /TRANSFERGATE_SECRET_KEY is required/,

@@ -25,7 +25,14 @@ interface Proc {
 
 function run(args: string[], env: Record<string, string>): Proc {
   const child = spawn(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'S3cure-pass!', ...env },
+    // The bootstrap file's callback URLs are on loopback, which the egress policy refuses by default.
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      ADMIN_PASSWORD: 'S3cure-pass!',
+      CALLBACK_ALLOWED_TARGETS: '127.0.0.1/32',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -19,7 +19,8 @@ function start(
   args: string[] = [],
 ): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // The bootstrap file's callback URLs are on loopback, which the egress policy refuses by default.
+    env: { ...process.env, LOG_LEVEL: 'warn', CALLBACK_ALLOWED_TARGETS: '127.0.0.1/32', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -116,5 +117,25 @@ describe('the all-in-one process (npm start)', () => {
     const bad = start({ PORT: '99999', DATA_DIR: mkdtempSync(join(tmpdir(), 'tg-bad-')) });
     expect(await bad.exited).toBe(2);
     expect(bad.output()).toContain('PORT must be an integer 1..65535 (got "99999")');
+  });
+
+  it('refuses a provisioning file whose callback URL is an internal address, before anything is written', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tg-egress-'));
+    const file = join(dataDir, 'bootstrap.json');
+    const metadata = structuredClone(ISSUE_BOOTSTRAP);
+    metadata.infrastructures[0]!.callback_withdrawal = 'http://169.254.169.254/latest/meta-data/';
+    writeFileSync(file, JSON.stringify(metadata));
+    const refused = start({ DATA_DIR: dataDir, PORT: String(await freePort()), CALLBACK_ALLOWED_TARGETS: '' }, [
+      '--bootstrap',
+      file,
+    ]);
+    expect(await refused.exited).toBe(2);
+    expect(refused.output()).toContain(
+      'infrastructures.0.callback_deposit (acme): callback URL http://127.0.0.1:9999: 127.0.0.1 is a loopback address',
+    );
+    expect(refused.output()).toContain(
+      'infrastructures.0.callback_withdrawal (acme): callback URL http://169.254.169.254: 169.254.169.254 is a cloud metadata address',
+    );
+    expect(existsSync(join(dataDir, 'pgdata'))).toBe(false);
   });
 });

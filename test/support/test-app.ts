@@ -74,6 +74,8 @@ export async function startTestApp(engine: Engine, overrides: Partial<RuntimeCon
     testAuthEnabled: true,
     environment: 'production',
     rateLimitPerMinute: 0,
+    // Test receivers listen on loopback, which the egress policy refuses unless allow-listed.
+    callbackAllowedTargets: ['127.0.0.1/32'],
     ...overrides,
   };
   const running = await createApp(config, engine === 'postgres' ? { schema } : {});

@@ -82,7 +82,11 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     AllInOneModule.forRoot(
       db,
       store,
-      { depositTtlMs: config.depositTtlMs, secretKey: config.secretKey },
+      {
+        depositTtlMs: config.depositTtlMs,
+        secretKey: config.secretKey,
+        callbackAllowedTargets: config.callbackAllowedTargets ?? [],
+      },
       gatewaySettings,
       observability,
     ),
@@ -105,7 +109,9 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
   // The operator UI under /admin/ (503 with a hint when apps/panel-web is not built).
   await registerPanelWeb(app.getHttpAdapter().getInstance());
   // The dispatcher reads its settings when it starts (app.init), so the runtime's overrides go in first.
-  Object.assign(app.get<string, CallbackSettings>(CALLBACK_SETTINGS), config.callbacks ?? {});
+  Object.assign(app.get<string, CallbackSettings>(CALLBACK_SETTINGS), config.callbacks ?? {}, {
+    allowedTargets: config.callbackAllowedTargets ?? [],
+  });
   if (config.callbacks?.retryScheduleMs) {
     app.get<string, PanelSettings>(PANEL_SETTINGS).runtimeApiSettings.callbackRetryScheduleMs =
       config.callbacks.retryScheduleMs;

@@ -3,8 +3,13 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadRuntimeConfig } from './config/runtime-config.js';
 import { createApp } from './create-app.js';
 import { runStatementCommand } from './cli/statement/statement.command.js';
-import { DEMO_BOOTSTRAP, demoInstructions } from './provisioning/demo.js';
-import { BootstrapFileError, parseBootstrap, readBootstrapFile } from './provisioning/provisioner.js';
+import { DEMO_BOOTSTRAP, DEMO_CALLBACK_ALLOWED_TARGETS, demoInstructions } from './provisioning/demo.js';
+import {
+  BootstrapFileError,
+  assertBootstrapCallbackTargets,
+  parseBootstrap,
+  readBootstrapFile,
+} from './provisioning/provisioner.js';
 import { DataDirLockedError } from '@transfergate/event-store';
 
 /** `npm start`: all five services in one process on PORT, PGlite in DATA_DIR unless DATABASE_URL is set. */
@@ -16,11 +21,24 @@ async function main(): Promise<void> {
     allowPositionals: false,
   });
   const config = loadRuntimeConfig(process.env, values.bootstrap ? { bootstrapFile: values.bootstrap } : {});
+  // The demo's callback URLs point at a receiver on this machine (127.0.0.1:9999), which the egress
+  // policy refuses by default: --demo allows loopback unless CALLBACK_ALLOWED_TARGETS says otherwise.
+  if (values.demo && process.env.CALLBACK_ALLOWED_TARGETS === undefined) {
+    config.callbackAllowedTargets = [...DEMO_CALLBACK_ALLOWED_TARGETS];
+    console.log(`--demo: callbacks may reach ${DEMO_CALLBACK_ALLOWED_TARGETS.join(', ')} (CALLBACK_ALLOWED_TARGETS)`);
+  }
   // Read the files before opening anything: a bad file stops the start with nothing half-applied.
   const files = [
     ...(config.bootstrapFile ? [readBootstrapFile(config.bootstrapFile)] : []),
     ...(values.demo ? [parseBootstrap(DEMO_BOOTSTRAP, '--demo')] : []),
   ];
+  files.forEach((file, i) =>
+    assertBootstrapCallbackTargets(
+      file,
+      i === 0 && config.bootstrapFile ? config.bootstrapFile : '--demo',
+      config.callbackAllowedTargets ?? [],
+    ),
+  );
   const running = await createApp(config);
 
   let closing = false;

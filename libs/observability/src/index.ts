@@ -4,6 +4,7 @@ export * from './logging/nest-logger.js';
 export * from './metrics/transfergate-metrics.js';
 export * from './metrics/database-sources.js';
 export * from './http/http-observability.js';
+export * from './http/credential-query.js';
 export * from './store/instrument-event-store.js';
 export * from './readiness/readiness.settings.js';
 export * from './tracing/tracing.js';

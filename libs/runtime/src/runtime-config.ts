@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { allowedTargetsFrom, egressPolicy } from '@transfergate/security';
 
 /**
  * Runtime configuration from the environment, validated once at start. Every bad value is reported
@@ -31,6 +32,12 @@ export interface RuntimeConfig {
   testAuthEnabled: boolean;
   environment: 'production' | 'development';
   rateLimitPerMinute: number;
+  /**
+   * CALLBACK_ALLOWED_TARGETS: CIDR ranges callback URLs may reach although they are not public
+   * (loopback, private, link-local ...). Absent or empty: public addresses only. Checked when an
+   * infrastructure is saved (ledger) and on every connection (dispatcher).
+   */
+  callbackAllowedTargets?: string[];
   /** Callback dispatcher overrides (tests, ops); absent fields keep the dispatcher's defaults. */
   callbacks?: {
     retryScheduleMs?: number[];
@@ -106,6 +113,16 @@ const EnvSchema = z.object({
     .or(z.literal('')),
   CALLBACK_REQUEST_TIMEOUT_MS: integer('CALLBACK_REQUEST_TIMEOUT_MS', 100, 60_000, 15_000),
   CALLBACK_LEASE_MS: integer('CALLBACK_LEASE_MS', 1_100, 3_600_000, 0),
+  CALLBACK_ALLOWED_TARGETS: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      try {
+        egressPolicy(allowedTargetsFrom(value));
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   METRICS_TOKEN: z
     .string()
     .optional()
@@ -178,6 +195,7 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrap
     testAuthEnabled: e.TEST_AUTH_ENABLED === 'true' || e.TEST_AUTH_ENABLED === '1',
     environment: e.NODE_ENV === 'development' ? 'development' : 'production',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    callbackAllowedTargets: allowedTargetsFrom(e.CALLBACK_ALLOWED_TARGETS),
     callbacks: {
       ...(e.CALLBACK_RETRY_SCHEDULE_MS ? { retryScheduleMs: e.CALLBACK_RETRY_SCHEDULE_MS.split(',').map(Number) } : {}),
       requestTimeoutMs: e.CALLBACK_REQUEST_TIMEOUT_MS,

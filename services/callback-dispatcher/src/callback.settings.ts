@@ -1,4 +1,5 @@
 import { DEFAULT_CALLBACK_RETRY_SCHEDULE_SECONDS } from '@transfergate/contracts';
+import { egressPolicy } from '@transfergate/security';
 
 /** Settings of the callback dispatcher; the runtime builds them from its validated configuration. */
 export interface CallbackSettings {
@@ -21,6 +22,11 @@ export interface CallbackSettings {
   pollIntervalMs: number;
   /** Deliveries one worker has in flight at most. */
   concurrency: number;
+  /**
+   * CALLBACK_ALLOWED_TARGETS: CIDR ranges callbacks may reach although they are not public
+   * (loopback, private ...). Empty: public addresses only (libs/security egress-policy).
+   */
+  allowedTargets?: string[];
 }
 
 export const CALLBACK_SETTINGS = 'transfergate:CallbackSettings';
@@ -54,5 +60,10 @@ export function assertCallbackSettings(settings: CallbackSettings): void {
   if (!(settings.pollIntervalMs >= 1)) problems.push('pollIntervalMs must be ≥ 1');
   if (!(Number.isInteger(settings.concurrency) && settings.concurrency >= 1)) problems.push('concurrency must be ≥ 1');
   if (settings.retryScheduleMs && settings.retryScheduleMs.length === 0) problems.push('retryScheduleMs is empty');
+  try {
+    egressPolicy(settings.allowedTargets);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   if (problems.length > 0) throw new RangeError(`invalid callback settings: ${problems.join('; ')}`);
 }

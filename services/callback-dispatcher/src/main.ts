@@ -14,7 +14,11 @@ runServiceMain({
   providers: ({ runtime }) => [
     {
       provide: CALLBACK_SETTINGS,
-      useValue: { ...callbackSettingsFrom(runtime.secretKey), ...(runtime.callbacks ?? {}) },
+      useValue: {
+        ...callbackSettingsFrom(runtime.secretKey),
+        ...(runtime.callbacks ?? {}),
+        allowedTargets: runtime.callbackAllowedTargets ?? [],
+      },
     },
   ],
 });

@@ -4,6 +4,11 @@ export interface LedgerSettings {
   depositTtlMs: number;
   /** AES-256 key sealing provider secrets at rest. */
   secretKey: Buffer;
+  /**
+   * CIDR ranges callback URLs may name although they are not public (CALLBACK_ALLOWED_TARGETS);
+   * empty or absent: public addresses only (libs/security egress-policy).
+   */
+  callbackAllowedTargets?: string[];
 }
 
 export const LEDGER_SETTINGS = 'transfergate:LedgerSettings';

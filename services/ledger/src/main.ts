@@ -14,7 +14,11 @@ runServiceMain({
   providers: ({ runtime }) => [
     {
       provide: LEDGER_SETTINGS,
-      useValue: { depositTtlMs: runtime.depositTtlMs, secretKey: runtime.secretKey } satisfies LedgerSettings,
+      useValue: {
+        depositTtlMs: runtime.depositTtlMs,
+        secretKey: runtime.secretKey,
+        callbackAllowedTargets: runtime.callbackAllowedTargets ?? [],
+      } satisfies LedgerSettings,
     },
   ],
 });

@@ -1,3 +1,6 @@
+/** Where the demo's callbacks go (a receiver on this machine): allowed with --demo unless configured. */
+export const DEMO_CALLBACK_ALLOWED_TARGETS: readonly string[] = ['127.0.0.1/32'];
+
 /** The built-in --demo file: one infrastructure and provider per API form, two receiving accounts. */
 export const DEMO_BOOTSTRAP = {
   infrastructures: [

@@ -11,6 +11,7 @@ import {
 } from '@transfergate/contracts';
 import type { SqlDatabase } from '@transfergate/event-store';
 import { configIdFor } from '@transfergate/ledger';
+import { callbackUrlRefusal, egressPolicy } from '@transfergate/security';
 import { BootstrapFileSchema, type BootstrapFile } from './bootstrap-file.js';
 
 const ACTOR: ActorRef = { source: 'bootstrap' };
@@ -34,6 +35,21 @@ export function parseBootstrap(raw: unknown, origin: string): BootstrapFile {
     throw new BootstrapFileError(`bootstrap file ${origin} is invalid:\n${problems}`);
   }
   return parsed.data;
+}
+
+/**
+ * The egress policy over a file's callback URLs, before anything is written: a refused URL stops
+ * the start with every refusal named (the ledger refuses them too, this only says it sooner).
+ */
+export function assertBootstrapCallbackTargets(file: BootstrapFile, origin: string, allowedTargets: string[]): void {
+  const policy = egressPolicy(allowedTargets);
+  const problems = file.infrastructures.flatMap((infra, i) =>
+    (['callback_deposit', 'callback_withdrawal'] as const).flatMap((field) => {
+      const refusal = callbackUrlRefusal(infra[field], policy);
+      return refusal ? [`  - infrastructures.${i}.${field} (${infra.slug}): ${refusal}`] : [];
+    }),
+  );
+  if (problems.length > 0) throw new BootstrapFileError(`bootstrap file ${origin} is invalid:\n${problems.join('\n')}`);
 }
 
 export interface ProvisionSummary {

@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   provider_disabled: 403,
   merchant_disabled: 403,
   callback_url_mismatch: 400,
+  /** A callback URL the egress policy refuses (internal address, user info, not http(s)). */
+  callback_url_refused: 400,
   not_found: 404,
   transaction_not_found: 404,
   duplicate_transaction: 409,

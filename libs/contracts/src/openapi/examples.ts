@@ -374,6 +374,8 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   provider_disabled: 'provider is disabled',
   merchant_disabled: 'merchant is disabled',
   callback_url_mismatch: 'callback_url must equal the callback URL registered for this integration',
+  callback_url_refused:
+    'callback_deposit refused: callback URL http://127.0.0.1:5432: 127.0.0.1 is a loopback address; callbacks go to public addresses only (CALLBACK_ALLOWED_TARGETS allows others)',
   not_found: 'Cannot find /test-auth',
   transaction_not_found: 'no transaction M-20250501-0003 for this provider',
   duplicate_transaction: 'transaction id already used with a different payload',

@@ -1,3 +1,5 @@
+import { redactCredentialQuery } from '../http/credential-query.js';
+
 /**
  * OpenTelemetry tracing, off unless the environment asks for it (OTEL_EXPORTER_OTLP_ENDPOINT,
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_TRACES_EXPORTER other than `none`). When off nothing
@@ -29,6 +31,13 @@ export async function startTracing(serviceName: string, env = process.env): Prom
       // Scrapes and probes would drown the traces of real work.
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => /^\/(metrics|ready)(\?|$)/.test(request.url ?? ''),
+        // url.query as the instrumentation records it would carry a GET's SecurityKey / ApiSecret; its own
+        // redaction matches exact names only, so the start hook's attribute (applied last) replaces it.
+        startIncomingSpanHook: (request) => {
+          const url = 'url' in request && typeof request.url === 'string' ? request.url : '';
+          const at = url.indexOf('?');
+          return at < 0 ? {} : { 'url.query': redactCredentialQuery(url.slice(at + 1)) };
+        },
       }),
       // Consumers poll the store several times a second: only queries inside traced work are spans.
       new PgInstrumentation({ requireParentSpan: true }),

@@ -2,8 +2,9 @@ import type { Logger } from '@nestjs/common';
 import { Agent } from 'undici';
 import { EVENT_CATALOG, STREAMS, explicitApiSettings } from '@transfergate/contracts';
 import type { PostgresEventStore, SqlDatabase } from '@transfergate/event-store';
-import type { SecretBox } from '@transfergate/security';
+import { egressPolicy, type SecretBox } from '@transfergate/security';
 import { DEFAULT_CALLBACK_RETRY_SCHEDULE_MS, type CallbackSettings } from '../callback.settings.js';
+import { egressConnector } from './egress-connector.js';
 import { postCallback, type HttpAttemptResult } from './http-delivery.js';
 import { nextAttemptDelay } from './retry-policy.js';
 import { standardWebhookSignature } from './webhook-signing.js';
@@ -60,7 +61,11 @@ export class DeliveryWorker {
   ) {
     // A plain Agent: no retry interceptor (RetryAgent / interceptors.retry), so undici never re-sends a
     // POST below the attempt we record; one request per connection at a time (the default, stated).
-    this.agent = new Agent({ connect: { timeout: settings.requestTimeoutMs }, pipelining: 1 });
+    // Its connector applies the egress policy to every address it connects to (after DNS resolution).
+    this.agent = new Agent({
+      connect: egressConnector(egressPolicy(settings.allowedTargets), { timeoutMs: settings.requestTimeoutMs }),
+      pipelining: 1,
+    });
   }
 
   start(): void {
@@ -228,6 +233,9 @@ export class DeliveryWorker {
     let delayMs = 0;
     if (success) {
       state = 'delivered';
+    } else if (result.refused) {
+      // The egress policy refused the target: retrying cannot change that, so it fails at once.
+      state = 'failed';
     } else if (aborted) {
       state = 'pending';
     } else {

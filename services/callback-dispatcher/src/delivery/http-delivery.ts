@@ -19,6 +19,8 @@ export interface HttpAttemptResult {
   error: string | null;
   responseExcerpt: string | null;
   retryAfterMs: number | undefined;
+  /** The egress policy refused the target: nothing was sent, and a retry would be refused again. */
+  refused?: boolean;
 }
 
 /**
@@ -71,6 +73,12 @@ export async function postCallback(options: {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return failure('not_sent', `only http and https callback URLs are called, not ${url.protocol}`);
     }
+    if (url.username || url.password) {
+      return {
+        ...failure('not_sent', 'refused: a callback URL must not contain a user name or password'),
+        refused: true,
+      };
+    }
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
@@ -87,6 +95,8 @@ export async function postCallback(options: {
     } catch (error) {
       if (options.stop.aborted) return failure('aborted', 'the dispatcher stopped while the request was in flight');
       if (deadline.signal.aborted) return failure('timeout', `no answer within ${options.timeoutMs} ms`);
+      const refusal = egressRefusalOf(error);
+      if (refusal) return { ...failure('not_sent', `refused: ${refusal}`), refused: true };
       return failure('network_error', describe(error));
     }
     const latencyMs = elapsed();
@@ -148,6 +158,19 @@ async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<strin
   bytes = bytes.subarray(0, end);
   // eslint-disable-next-line no-control-regex -- PostgreSQL text cannot hold NUL
   return bytes.toString('utf8').replace(/\u0000/g, '');
+}
+
+/** The egress policy's reason when the connector refused the target (the error or its cause). */
+function egressRefusalOf(error: unknown): string | undefined {
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 3;
+    depth++
+  ) {
+    if (e.code === 'ERR_EGRESS_REFUSED' && typeof e.message === 'string') return e.message;
+    e = e.cause as typeof e;
+  }
+  return undefined;
 }
 
 function describe(error: unknown): string {

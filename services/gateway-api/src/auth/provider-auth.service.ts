@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { timingSafeEqual } from 'node:crypto';
-import { DomainError, FindProviderByApiKeyQuery, type ProviderCredentials } from '@transfergate/contracts';
+import {
+  DomainError,
+  FindProviderByApiKeyQuery,
+  digestsEqual,
+  type ProviderCredentials,
+} from '@transfergate/contracts';
 import { ipAllowed } from '@transfergate/security';
 
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
+/** Signs for an unknown key, so refusing one costs what refusing a wrong signature costs. */
+const UNKNOWN_KEY_SECRET = 'no-such-key';
 
 /**
  * Authenticates gateway callers. Provider records are cached for a few seconds (bounded) because
@@ -18,7 +25,31 @@ export class ProviderAuthService {
   constructor(private readonly queries: QueryBus) {}
 
   async byApiKey(apiKey: string | undefined): Promise<ProviderCredentials> {
-    if (!apiKey || apiKey.length > 256) throw new DomainError('invalid_credentials', 'invalid API credentials');
+    const provider = await this.findByApiKey(apiKey);
+    if (!provider) throw new DomainError('invalid_credentials', 'invalid API credentials');
+    return provider;
+  }
+
+  /**
+   * Signature forms (H2H hash, Infrastructure SecurityKey): the signature is checked before anything
+   * else about the key (active, IP allow-list, API form), and an unknown key fails exactly like a
+   * wrong signature (the same `refusal`, after computing a signature with a stand-in secret), so no
+   * answer tells a caller without the secret whether a key exists or how it is configured.
+   */
+  async verifySigned(
+    apiKey: string,
+    presentedSignature: string,
+    signatureOf: (apiSecret: string) => string,
+    refusal: () => DomainError,
+  ): Promise<ProviderCredentials> {
+    const provider = await this.findByApiKey(apiKey);
+    const expected = signatureOf(provider?.apiSecret ?? UNKNOWN_KEY_SECRET);
+    if (!provider || !digestsEqual(expected, presentedSignature)) throw refusal();
+    return provider;
+  }
+
+  private async findByApiKey(apiKey: string | undefined): Promise<ProviderCredentials | null> {
+    if (!apiKey || apiKey.length > 256) return null;
     const now = Date.now();
     let entry = this.cache.get(apiKey);
     if (!entry || entry.expiresAt <= now) {
@@ -27,7 +58,6 @@ export class ProviderAuthService {
       entry = { value, expiresAt: now + CACHE_TTL_MS };
       this.cache.set(apiKey, entry);
     }
-    if (!entry.value) throw new DomainError('invalid_credentials', 'invalid API credentials');
     return entry.value;
   }
 

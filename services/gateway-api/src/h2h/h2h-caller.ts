@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, digestsEqual, h2hHash, type ProviderCredentials } from '@transfergate/contracts';
+import { DomainError, h2hHash, type ProviderCredentials } from '@transfergate/contracts';
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
 
 /**
- * The H2H identity check shared by deposits and withdrawals: known key on an H2H infrastructure,
- * allowed IP, the mandatory hash, and a callback_url (when sent) equal to the registered one.
+ * The H2H identity check shared by deposits and withdrawals: the mandatory hash over a known key
+ * first, then an H2H infrastructure, allowed IP, and a callback_url (when sent) equal to the
+ * registered one.
  */
 @Injectable()
 export class H2hCallerService {
@@ -15,15 +16,17 @@ export class H2hCallerService {
     ip: string,
     registeredCallback: (provider: ProviderCredentials) => string,
   ): Promise<ProviderCredentials> {
-    const provider = await this.auth.byApiKey(input.apikey);
-    // The signature first: without the secret, a caller learns nothing about the key's provider
-    // (disabled, IP-locked, another form) from the answer.
-    if (!digestsEqual(h2hHash(input.apikey, input.transaction_id, provider.apiSecret, input.amount), input.hash)) {
-      throw new DomainError(
-        'invalid_signature',
-        'hash does not match SHA256(apikey + transaction_id + secret + round(amount))',
-      );
-    }
+    // Signature first: an unknown key and a wrong hash get the same answer, before the key's settings.
+    const provider = await this.auth.verifySigned(
+      input.apikey,
+      input.hash,
+      (secret) => h2hHash(input.apikey, input.transaction_id, secret, input.amount),
+      () =>
+        new DomainError(
+          'invalid_signature',
+          'hash does not match SHA256(apikey + transaction_id + secret + round(amount))',
+        ),
+    );
     this.auth.assertMayCall(provider, ip, 'h2h');
     if (input.callback_url !== undefined && input.callback_url !== registeredCallback(provider)) {
       throw new DomainError(

@@ -4,7 +4,6 @@ import {
   DomainError,
   InfrastructureDepositRequestSchema,
   InfrastructureWithdrawalRequestSchema,
-  digestsEqual,
   infrastructureSecurityKey,
   type InfrastructureDepositResponse,
   type InfrastructureWithdrawalResponse,
@@ -118,16 +117,14 @@ export class InfrastructureController {
     input: { ApiKey: string; OperationGuid: string; SecurityKey: string },
     ip: string,
   ): Promise<ProviderCredentials> {
-    const provider = await this.auth.byApiKey(input.ApiKey);
-    // The signature first: without the secret, a caller learns nothing about the key's provider.
-    if (
-      !digestsEqual(infrastructureSecurityKey(input.ApiKey, provider.apiSecret, input.OperationGuid), input.SecurityKey)
-    ) {
-      throw new DomainError(
-        'invalid_signature',
-        'SecurityKey does not match SHA256(ApiKey + ApiSecret + OperationGuid)',
-      );
-    }
+    // Signature first: an unknown key and a wrong SecurityKey get the same answer, before the key's settings.
+    const provider = await this.auth.verifySigned(
+      input.ApiKey,
+      input.SecurityKey,
+      (secret) => infrastructureSecurityKey(input.ApiKey, secret, input.OperationGuid),
+      () =>
+        new DomainError('invalid_signature', 'SecurityKey does not match SHA256(ApiKey + ApiSecret + OperationGuid)'),
+    );
     this.auth.assertMayCall(provider, ip, 'infrastructure');
     return provider;
   }

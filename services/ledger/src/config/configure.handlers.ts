@@ -22,7 +22,7 @@ import { SQL_DATABASE, WrongExpectedVersionError, type SqlDatabase } from '@tran
 import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
 import { configIdFor } from '../persistence/ids.js';
-import { SecretBox } from '@transfergate/security';
+import { SecretBox, callbackUrlRefusal, egressPolicy, type EgressPolicy } from '@transfergate/security';
 import { hashPassword, verifyPassword } from '@transfergate/security';
 
 type ConfigType =
@@ -62,14 +62,35 @@ async function configure<T extends ConfigType>(
 
 const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 
+/**
+ * Saves an infrastructure (panel and provisioning file alike). Its callback URLs must pass the
+ * egress policy: http(s), no user name or password, no loopback, private, link-local, metadata ...
+ * address unless CALLBACK_ALLOWED_TARGETS allows it (400 callback_url_refused). Host names are
+ * checked again, after DNS resolution, whenever a callback connects.
+ */
 @CommandHandler(ConfigureInfrastructureCommand)
 export class ConfigureInfrastructureHandler implements ICommandHandler<ConfigureInfrastructureCommand, ConfigResult> {
-  constructor(private readonly repository: LedgerRepository) {}
+  private readonly egress: EgressPolicy;
+  constructor(
+    private readonly repository: LedgerRepository,
+    @Inject(LEDGER_SETTINGS) settings: LedgerSettings,
+  ) {
+    this.egress = egressPolicy(settings.callbackAllowedTargets);
+  }
   async execute({ input, actor }: ConfigureInfrastructureCommand): Promise<ConfigResult> {
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.slug))
       throw new DomainError('validation_failed', `invalid slug ${input.slug}`);
-    for (const url of [input.callbackDeposit, input.callbackWithdrawal]) {
+    for (const [field, url] of [
+      ['callback_deposit', input.callbackDeposit],
+      ['callback_withdrawal', input.callbackWithdrawal],
+    ] as const) {
       if (!HTTP_URL.test(url)) throw new DomainError('validation_failed', `callback URL must be http(s): ${url}`);
+      const refusal = callbackUrlRefusal(url, this.egress);
+      if (refusal) {
+        throw new DomainError('callback_url_refused', `${field} refused: ${refusal}`, {
+          fields: [{ field, problem: refusal }],
+        });
+      }
     }
     const id = configIdFor.infrastructure(input.slug);
     return configure(

@@ -29,12 +29,14 @@ export const PERMISSIONS = {
   'audit.view': 'Query the audit log of operator actions',
   'callbacks.view': 'See the callback and webhook logs',
   'callbacks.resend': 'Resend a callback',
+  'secrets.view': 'See request signatures and hashes (SecurityKey, hash, signature) in histories and callback logs',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
 export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
-const VIEW = ALL_PERMISSIONS.filter((p) => p.endsWith('.view'));
+// secrets.view is not a read of records: a SecurityKey seen is a credential (admin only by default).
+const VIEW = ALL_PERMISSIONS.filter((p) => p.endsWith('.view') && p !== 'secrets.view');
 
 export const BUILT_IN_ROLES: Record<string, readonly Permission[]> = {
   admin: ALL_PERMISSIONS,

@@ -15,13 +15,16 @@ import {
 import { CurrentOperator, RequirePermission, actorOf, type OperatorContext } from '../auth/decorators.js';
 import { PanelAuthGuard } from '../auth/panel-auth.guard.js';
 import { panelPaths } from '../records/panel-paths.js';
+import { maySeeSecrets } from '../secrets/secret-redaction.js';
+import { redactCallbackDetail } from './callback-redaction.js';
 
 /**
  * The callback log (each path also under /api):
  * - GET /panel/callbacks?state=pending,failed&transactionId=&type=&limit=&cursor= — deliveries newest
  *   first; transactionId matches the caller's transaction id, the internal UUID or the number.
  * - GET /panel/callbacks/:id — one delivery (by its id = webhook-id, the transaction UUID or number)
- *   with its exact body and every attempt (time, status, latency, response excerpt ≤ 1 KiB).
+ *   with its exact body and every attempt (time, status, latency, response excerpt ≤ 1 KiB); the body's
+ *   SecurityKey / signature (and those values in excerpts and errors) only with secrets.view.
  * - POST /panel/callbacks/resend {id} — sends it again now, whatever its state; 201 with the delivery.
  * The callback dispatcher owns the data and answers over the query and command buses.
  */
@@ -43,11 +46,11 @@ export class CallbacksController {
 
   @Get(panelPaths('callbacks/:id'))
   @RequirePermission('callbacks.view')
-  async detail(@Param('id') id: string): Promise<PanelCallbackDetail> {
+  async detail(@Param('id') id: string, @CurrentOperator() operator: OperatorContext): Promise<PanelCallbackDetail> {
     const ref = CallbackRefSchema.safeParse(id);
     const found = ref.success ? await this.queries.execute(new FindCallbackDeliveryQuery(ref.data)) : null;
     if (!found) throw new DomainError('not_found', `no callback ${id}`);
-    return found;
+    return shownTo(operator, found);
   }
 
   @Post(panelPaths('callbacks/resend'))
@@ -55,6 +58,14 @@ export class CallbacksController {
   @RequirePermission('callbacks.resend')
   async resend(@Body() body: unknown, @CurrentOperator() operator: OperatorContext): Promise<PanelCallbackDetail> {
     const { id } = parseBody(PanelCallbackResendRequestSchema, body);
-    return this.commands.execute(new ResendCallbackCommand({ ref: id, actor: actorOf(operator) }));
+    return shownTo(
+      operator,
+      await this.commands.execute(new ResendCallbackCommand({ ref: id, actor: actorOf(operator) })),
+    );
   }
+}
+
+/** Signatures and hashes in the body and the answers only for operators holding secrets.view. */
+function shownTo(operator: OperatorContext, detail: PanelCallbackDetail): PanelCallbackDetail {
+  return maySeeSecrets(operator) ? detail : redactCallbackDetail(detail);
 }

@@ -18,6 +18,7 @@ import {
 } from '@transfergate/contracts';
 import { CurrentOperator, RequirePermission, type OperatorContext } from '../auth/decorators.js';
 import { PanelAuthGuard } from '../auth/panel-auth.guard.js';
+import { maySeeSecrets } from '../secrets/secret-redaction.js';
 import { PanelTransactionsService } from './panel-transactions.service.js';
 
 /** Every panel path is served bare and under /api. */
@@ -48,10 +49,10 @@ export class PanelTransactionsController {
 
   @Get(both('transactions/:id'))
   @RequirePermission('transactions.view')
-  async detail(@Param('id') id: string): Promise<PanelTransactionDetail> {
+  async detail(@Param('id') id: string, @CurrentOperator() operator: OperatorContext): Promise<PanelTransactionDetail> {
     const ref = TransactionRefSchema.safeParse(id);
     if (!ref.success) throw new DomainError('transaction_not_found', `no transaction ${id}`);
-    return this.transactions.detail(ref.data);
+    return this.transactions.detail(ref.data, { secrets: maySeeSecrets(operator) });
   }
 
   // Deposits

@@ -27,6 +27,7 @@ import {
 } from '@transfergate/contracts';
 import { actorOf, type OperatorContext } from '../auth/decorators.js';
 import { OperatorDirectory } from '../auth/operator-directory.service.js';
+import { redactSecretFields } from '../secrets/secret-redaction.js';
 import { toPanelTransaction, toPanelTransactionDetail } from './panel-transaction.presenter.js';
 
 export type TransactionKind = 'deposit' | 'withdrawal';
@@ -63,10 +64,14 @@ export class PanelTransactionsService {
     return { items: page.items.map(toPanelTransaction), nextCursor: page.nextCursor };
   }
 
-  async detail(ref: string): Promise<PanelTransactionDetail> {
+  /** With `secrets: false` the history's signatures and hashes (the request's SecurityKey ...) are blanked. */
+  async detail(ref: string, shown: { secrets: boolean }): Promise<PanelTransactionDetail> {
     const found = await this.queries.execute(new FindPanelTransactionQuery(ref, true));
     if (!found) throw new DomainError('transaction_not_found', `no transaction ${ref}`);
-    return toPanelTransactionDetail(found);
+    const detail = toPanelTransactionDetail(found);
+    return shown.secrets
+      ? detail
+      : { ...detail, history: detail.history.map((event) => ({ ...event, data: redactSecretFields(event.data) })) };
   }
 
   /**

@@ -197,6 +197,7 @@ export const en = {
       audit_view: 'Query the audit log of operator actions',
       callbacks_view: 'See the callback and webhook logs',
       callbacks_resend: 'Resend a callback',
+      secrets_view: 'See request signatures and hashes (SecurityKey, hash, signature) in histories and callback logs',
     },
   },
 };
@@ -395,6 +396,8 @@ export const tr: typeof en = {
       audit_view: 'Operatör işlemlerinin denetim kaydını sorgulama',
       callbacks_view: 'Geri bildirim ve webhook kayıtlarını görme',
       callbacks_resend: 'Geri bildirimi yeniden gönderme',
+      secrets_view:
+        'Geçmişte ve geri bildirim kayıtlarında istek imzalarını ve özetlerini (SecurityKey, hash, signature) görme',
     },
   },
 };
