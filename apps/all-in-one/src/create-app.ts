@@ -15,6 +15,7 @@ import {
   type Observability,
 } from '@transfergate/observability';
 import { PANEL_SETTINGS, registerPanelWeb, type PanelSettings } from '@transfergate/panel-api';
+import { registerUnstorableTextGuard } from '@transfergate/runtime';
 import { AllInOneModule } from './app.module.js';
 import type { RuntimeConfig } from './config/runtime-config.js';
 import { applyBootstrap, ensureFirstAdmin, type ProvisionSummary } from './provisioning/provisioner.js';
@@ -105,6 +106,7 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     metrics: observability.metrics,
     logger: observability.logger.child({ context: 'Http' }),
   });
+  registerUnstorableTextGuard(app.getHttpAdapter().getInstance());
   await registerProviderRateLimit(app.getHttpAdapter().getInstance(), gatewaySettings);
   // The operator UI under /admin/ (503 with a hint when apps/panel-web is not built).
   await registerPanelWeb(app.getHttpAdapter().getInstance());

@@ -24,6 +24,7 @@ import { ConfigError } from './runtime-config.js';
 import { loadServiceConfig, type DistributedServiceName, type ServiceConfig } from './service-config.js';
 import { ServiceHealthController, ServiceLifecycle } from './service-health.js';
 import { FormErrorFilter } from './http-errors/form-error.filter.js';
+import { registerUnstorableTextGuard } from './http-input/unstorable-text.guard.js';
 
 export interface ServiceSpec {
   service: DistributedServiceName;
@@ -129,6 +130,7 @@ export async function startService(spec: ServiceSpec, env: NodeJS.ProcessEnv = p
       metrics: observability.metrics,
       logger: observability.logger.child({ context: 'Http' }),
     });
+    registerUnstorableTextGuard(app.getHttpAdapter().getInstance());
     await spec.configureHttp?.(app.getHttpAdapter().getInstance(), config);
     await app.init();
     await app.startAllMicroservices();

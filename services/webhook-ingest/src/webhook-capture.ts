@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '@transfergate/contracts';
+import { ACCEPTS_ANY_TEXT } from '@transfergate/runtime';
 import { WebhookLogRepository } from './log/webhook-log.repository.js';
 import { loggableHeaders } from './webhook-headers.js';
 import { DEFAULT_BODY_LIMIT, webhookKindOfRoute } from './webhook-routes.js';
@@ -71,6 +72,8 @@ export class WebhookCapture {
     try {
       fastify.addHook('onRoute', (route) => {
         if (!webhookKindOfRoute(route.url)) return;
+        // Every raw webhook is logged: what upstreams send is cleaned here (webhook-body.ts), not refused.
+        route.config = { ...(route.config as object), [ACCEPTS_ANY_TEXT]: true } as typeof route.config;
         route.preParsing = withHook(route.preParsing, preParsing) as typeof route.preParsing;
         route.onSend = withHook(route.onSend, onSend) as typeof route.onSend;
         route.onResponse = withHook(route.onResponse, onResponse) as typeof route.onResponse;

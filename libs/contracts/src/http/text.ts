@@ -8,15 +8,18 @@ import { z } from 'zod';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 const noControl = { message: 'must not contain control characters' };
+/** An unpaired UTF-16 surrogate (`"\ud800"` in JSON) is not Unicode text, and jsonb refuses it. */
+const wellFormed = (text: string) => (text as string & { isWellFormed(): boolean }).isWellFormed();
+const notWellFormed = { message: 'must not contain unpaired UTF-16 surrogates' };
 
 /** A bounded, trimmed, non-empty text without control characters. */
 export function requestText(maxLength: number) {
-  return z.string().trim().min(1).max(maxLength).regex(NO_CONTROL, noControl);
+  return z.string().trim().min(1).max(maxLength).regex(NO_CONTROL, noControl).refine(wellFormed, notWellFormed);
 }
 
 /** A bounded text kept as sent (secrets, digests, URLs), without control characters. */
 export function rawText(maxLength: number, minLength = 1) {
-  return z.string().min(minLength).max(maxLength).regex(NO_CONTROL, noControl);
+  return z.string().min(minLength).max(maxLength).regex(NO_CONTROL, noControl).refine(wellFormed, notWellFormed);
 }
 
 /**

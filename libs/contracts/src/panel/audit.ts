@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { z } from 'zod';
+import { rawText } from '../http/text.js';
 
 /**
  * GET /panel/audit: operator actions from the event stream (DESIGN.md: the event stream is the
@@ -23,7 +24,7 @@ export const AUDIT_SECRET_FIELDS: readonly string[] = [
 const instant = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 
 export const AuditQuerySchema = z.object({
-  operatorId: z.string().max(64).optional(),
+  operatorId: rawText(64).optional(),
   /** One event type or several, comma-separated. */
   type: z
     .string()
