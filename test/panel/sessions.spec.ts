@@ -18,7 +18,7 @@ describe('operator sessions and credential changes (PostgreSQL)', () => {
   beforeAll(async () => {
     app = await startTestApp('postgres');
     await app.provision(issueBootstrap());
-    for (const username of ['self-changer', 'reset-me', 'deactivate-me', 'tfa-sessions']) {
+    for (const username of ['self-changer', 'reset-me', 'deactivate-me', 'provisioned-off', 'tfa-sessions']) {
       await app.commands.execute(
         new ConfigureOperatorCommand(
           { username, password: PASSWORD, role: 'operator', active: true },
@@ -74,6 +74,28 @@ describe('operator sessions and credential changes (PostgreSQL)', () => {
     ).toBeLessThan(300);
     expect(await me(session.accessToken)).toMatchObject(ended);
     expect(await refresh(session.refreshToken)).toMatchObject({ status: 401 });
+  });
+
+  it('a deactivation outside the panel (provisioning) ends the sessions at their next use, for good', async () => {
+    const first = await client.login('provisioned-off', PASSWORD);
+    const second = await client.login('provisioned-off', PASSWORD);
+    const configure = (active: boolean) =>
+      app.commands.execute(
+        new ConfigureOperatorCommand(
+          { username: 'provisioned-off', password: PASSWORD, role: 'operator', active },
+          { source: 'test' },
+        ),
+      );
+    await configure(false);
+    await app.settle();
+    expect(await refresh(first.refreshToken)).toMatchObject(ended);
+    await configure(true);
+    await app.settle();
+    // The first refresh after the deactivation ended both sessions: neither comes back.
+    expect(await me(first.accessToken)).toMatchObject(ended);
+    expect(await me(second.accessToken)).toMatchObject(ended);
+    expect(await refresh(second.refreshToken)).toMatchObject(ended);
+    expect((await client.login('provisioned-off', PASSWORD)).accessToken).toBeTruthy();
   });
 
   it('turning 2FA on ends every other session; the one that turned it on goes on', async () => {

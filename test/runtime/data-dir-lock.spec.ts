@@ -104,15 +104,21 @@ describe('the embedded data directory is locked to one process', () => {
         answered.push('LOCK-solo');
       }
 
-      // A burst in flight, then SIGKILL while it runs.
+      // A burst in flight, then SIGKILL while it runs: once its first answer is in (on a loaded
+      // machine a fixed delay could kill before any, and prove nothing), the rest are mid-way.
       const burst = Array.from({ length: BURST }, (_, i) => `LOCK-${cycle}-${i}`);
+      let firstAnswer: () => void = () => undefined;
+      const firstAnswered = new Promise<void>((resolve) => (firstAnswer = resolve));
       const results = burst.map((id) =>
         postJson(`${base}/deposit/bank`, deposit(id)).then(
-          (res) => ({ id, status: res.status }),
+          (res) => {
+            firstAnswer();
+            return { id, status: res.status };
+          },
           () => ({ id, status: 0 }),
         ),
       );
-      await new Promise((r) => setTimeout(r, 60));
+      await Promise.race([firstAnswered, new Promise((r) => setTimeout(r, 5_000))]);
       server.child.kill('SIGKILL');
       await server.exited;
       for (const result of await Promise.all(results)) if (result.status === 201) answered.push(result.id);

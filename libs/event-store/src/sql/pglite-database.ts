@@ -2,7 +2,15 @@ import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { EventLoopTurns } from './event-loop-turns.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { isInitialisedDataDir, pgliteTemplate } from './pglite-template.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+
+/**
+ * PostgreSQL's default shared_buffers (128 MB) is sized for a server; in PGlite it is WASM memory
+ * the process holds for good. The embedded store is one process with one connection whose files
+ * sit in the OS page cache anyway, so a smaller buffer pool keeps idle memory down.
+ */
+const PGLITE_SETTINGS = ['shared_buffers=32MB'];
 
 /**
  * Embedded PostgreSQL (PGlite, WASM). One connection: PGlite queues statements and runs
@@ -15,7 +23,13 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
   const lock = dataDir ? await lockDataDir(dataDir) : undefined;
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir ? { dataDir } : {});
+    // An empty store unpacks an initialised one instead of running initdb (pglite-template.ts).
+    const template = dataDir && isInitialisedDataDir(dataDir) ? undefined : await pgliteTemplate();
+    db = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(template ? { loadDataDir: template } : {}),
+      postgresqlconf: PGLITE_SETTINGS,
+    });
   } catch (error) {
     await lock?.release();
     throw error;

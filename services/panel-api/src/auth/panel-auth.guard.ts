@@ -30,7 +30,8 @@ export class PanelAuthGuard implements CanActivate {
     if (!match) throw new DomainError('authentication_required', 'a bearer token is required');
     const claims = await this.tokens.verify(match[1]!);
     const operator = await this.operators.byId(claims.operatorId);
-    if (!operator || !operator.active) throw new DomainError('invalid_token', 'the operator is not active');
+    if (!operator || !operator.active) await this.tokens.endSessionsIfInactive(claims.operatorId);
+    if (!operator) throw new DomainError('invalid_token', 'the operator is not active');
     const permissions = await this.operators.permissionsOf(operator.role);
     if (!required) throw new DomainError('permission_denied', 'this route declares no permission');
     if (required !== 'authenticated' && !permissions.includes(required)) {

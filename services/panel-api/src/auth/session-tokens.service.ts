@@ -4,6 +4,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { DomainError, type TokenResponse } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 import { PANEL_SETTINGS, type PanelSettings } from '../panel.settings.js';
+import { OperatorDirectory } from './operator-directory.service.js';
 
 export interface AccessClaims {
   operatorId: string;
@@ -23,6 +24,7 @@ export class SessionTokens {
   constructor(
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
     @Inject(PANEL_SETTINGS) private readonly settings: PanelSettings,
+    private readonly operators: OperatorDirectory,
   ) {}
 
   async open(operatorId: string): Promise<TokenResponse> {
@@ -62,6 +64,7 @@ export class SessionTokens {
       throw new DomainError('invalid_token', 'unknown refresh token');
     }
     if (row.revoked || row.expired) throw new DomainError('invalid_token', 'the session has ended; log in again');
+    await this.endSessionsIfInactive(row.operator_id);
     return this.issue(row.operator_id, row.session_id);
   }
 
@@ -83,6 +86,18 @@ export class SessionTokens {
        where operator_id = $1 and revoked_at is null and ($3::uuid is null or session_id <> $3::uuid)`,
       [operatorId, reason, keep ?? null],
     );
+  }
+
+  /**
+   * A deactivation that did not come through the panel (a provisioning file, another process) has
+   * not ended the operator's sessions; the first token presented after it ends them all, so a later
+   * reactivation cannot bring them back.
+   */
+  async endSessionsIfInactive(operatorId: string): Promise<void> {
+    const operator = await this.operators.byId(operatorId);
+    if (operator?.active) return;
+    await this.revokeOperatorSessions(operatorId, 'operator deactivated');
+    throw new DomainError('invalid_token', 'the operator is not active');
   }
 
   /** Verifies an access token and that its session is still open. */
