@@ -27,7 +27,7 @@ describe('PGlite data-directory template', () => {
     expect(existsSync(`${made}.${process.pid}.partial`)).toBe(false);
     const template = await pgliteTemplate();
     expect(template?.size).toBeGreaterThan(100_000);
-  }, 60_000);
+  }, 180_000);
 
   it('gives an empty data directory a store that works and keeps its data across a reopen', async () => {
     const dataDir = join(dir, 'pgdata');
@@ -47,5 +47,5 @@ describe('PGlite data-directory template', () => {
       { note: 'Öztürk' },
     ]);
     await again.close();
-  }, 60_000);
+  }, 180_000);
 });
