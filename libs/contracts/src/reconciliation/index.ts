@@ -1,1 +1,4 @@
 export * from './csv-mapping.js';
+export * from './events.js';
+export * from './commands.js';
+export * from './panel.js';

@@ -1,6 +1,7 @@
 import { EVENT_CATALOG, STREAMS, type EventData, type EventType, type Transfer } from '@transfergate/contracts';
 import type { RecordedEvent, SqlExecutor } from '@transfergate/event-store';
 import { evolve, type TransactionAggregate } from '../domain/transaction.js';
+import { reconciliationRow } from '../reconciliation/read-model/projection.js';
 
 /**
  * Applies events to the read models. Runs inside the consumer's transaction together with the
@@ -25,6 +26,11 @@ async function projectEvent(batch: ProjectionBatch, event: RecordedEvent): Promi
   if (record) {
     const [key, columns] = record.row(event.data);
     return upsert(tx, record.table, record.keyColumn, key, columns, record.parse(event.data), event);
+  }
+  const reconciliation = reconciliationRow(event);
+  if (reconciliation) {
+    const r = reconciliation;
+    return upsert(tx, r.table, r.keyColumn, r.key, r.columns, r.record, event);
   }
   switch (event.type) {
     case 'TransfersPosted':

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { CSV_PRESET_NAMES, CsvMappingSchema, type CsvPreset } from './csv-mapping.js';
+import { StatementFormatSchema } from './events.js';
+
+/** Query string of POST /panel/reconciliation/accounts/:id/statements (the body is the file's raw bytes). */
+export const StatementUploadQuerySchema = z
+  .object({
+    format: StatementFormatSchema,
+    fileName: z.string().trim().min(1).max(200).default('statement'),
+    preset: z.enum(CSV_PRESET_NAMES as [CsvPreset, ...CsvPreset[]]).optional(),
+    /** A CsvMapping as JSON text (URL-encoded); wins over a preset. */
+    mapping: z
+      .string()
+      .max(4_000)
+      .transform((text, ctx) => {
+        try {
+          return CsvMappingSchema.parse(JSON.parse(text));
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `mapping: ${error instanceof Error ? error.message : 'invalid'}` });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+  })
+  .strict();
+
+export const StatementLineListQuerySchema = z
+  .object({
+    bankAccountId: z.string().max(100).optional(),
+    state: z.enum(['queued', 'matched', 'dismissed']).optional(),
+    direction: z.enum(['credit', 'debit']).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  })
+  .strict();
+
+export const StatementLineMatchRequestSchema = z
+  .object({
+    transactionId: z.uuid(),
+    amount: z.enum(['requested', 'received']).default('requested'),
+  })
+  .strict();
+
+export const StatementLineDismissRequestSchema = z.object({ reason: z.string().trim().min(1).max(500) }).strict();
+
+export const ReconciliationSettingsRequestSchema = z
+  .object({ infrastructureId: z.string().min(1).max(100), autoApprove: z.boolean() })
+  .strict();

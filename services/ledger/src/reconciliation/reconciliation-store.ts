@@ -1,0 +1,207 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { MatchCandidate, LineDifference, StatementLineView } from '@transfergate/contracts';
+import { SQL_DATABASE, type GlobalPosition, type SqlDatabase } from '@transfergate/event-store';
+import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
+import type { DepositForMatching } from './matching/matcher.js';
+
+/** Ids per query when asking which lines exist: one JSON parameter of a few hundred KB at most. */
+const ID_CHUNK = 10_000;
+/** Expired and approved deposits this long before the statement's first day are still candidates. */
+const LOOKBACK_DAYS = 7;
+
+export interface StreamHead {
+  version: number;
+  position?: GlobalPosition;
+}
+
+export interface MatchDeposit extends DepositForMatching {
+  infrastructureId: string;
+}
+
+/** The reconciliation's reads: the statement stream's head and the read models it decides on. */
+@Injectable()
+export class ReconciliationStore {
+  constructor(
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    private readonly projection: LedgerProjectionRunner,
+  ) {}
+
+  /**
+   * The stream's version, after the read models have applied everything in it: decisions read the
+   * lines' state from the read models, so they must not run behind the stream they append to.
+   */
+  async head(streamId: string): Promise<StreamHead> {
+    const { rows } = await this.db.query<{ version: number; xid: string; seq: string }>(
+      `select stream_version as version, xid::text as xid, seq::text as seq from es_events
+       where stream_id = $1 order by stream_version desc limit 1`,
+      [streamId],
+    );
+    const last = rows[0];
+    if (!last) return { version: 0 };
+    const position = { commitXid: last.xid, seq: last.seq };
+    await this.projection.awaitProjected(position);
+    return { version: Number(last.version), position };
+  }
+
+  async existingLineIds(lineIds: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < lineIds.length; i += ID_CHUNK) {
+      const { rows } = await this.db.query<{ id: string }>(
+        `select line_id::text as id from rm_statement_lines
+         where line_id in (select jsonb_array_elements_text($1::jsonb)::uuid)`,
+        [JSON.stringify(lineIds.slice(i, i + ID_CHUNK))],
+      );
+      for (const r of rows) found.add(r.id);
+    }
+    return found;
+  }
+
+  /** The account's open deposits, and its recent expired and approved ones (late and double payments). */
+  async depositsForMatching(bankAccountId: string, firstDay: string): Promise<MatchDeposit[]> {
+    const since = new Date(Date.parse(`${firstDay}T00:00:00+03:00`) - LOOKBACK_DAYS * 86_400_000).toISOString();
+    const { rows } = await this.db.query<{
+      transaction_id: string;
+      number: string;
+      state: DepositForMatching['state'];
+      amount_kurus: string;
+      customer: { fullName?: string; senderName?: string };
+      infrastructure_id: string;
+      created_ms: string;
+      expires_ms: string | null;
+      matched: boolean;
+    }>(
+      `select t.transaction_id::text, t.number::text, t.state, t.amount_kurus::text, t.customer, t.infrastructure_id,
+              (extract(epoch from t.created_at) * 1000)::bigint::text as created_ms,
+              (extract(epoch from t.expires_at) * 1000)::bigint::text as expires_ms,
+              (m.transaction_id is not null) as matched
+       from rm_transactions t
+       left join (select distinct transaction_id from rm_statement_line_status
+                  where state = 'matched' and bank_account_id = $1) m on m.transaction_id = t.transaction_id
+       where t.bank_account_id = $1 and t.type = 'deposit'
+         and (t.state in ('awaiting_payment', 'payment_reported')
+              or (t.state in ('expired', 'approved') and t.created_at >= $2::timestamptz))`,
+      [bankAccountId, since],
+    );
+    return rows.map((r) => ({
+      transactionId: r.transaction_id,
+      number: Number(r.number),
+      state: r.state,
+      amountKurus: BigInt(r.amount_kurus),
+      names: [r.customer.fullName, r.customer.senderName].filter((n): n is string => Boolean(n)),
+      createdAtMs: Number(r.created_ms),
+      expiresAtMs: r.expires_ms === null ? Number.MAX_SAFE_INTEGER : Number(r.expires_ms),
+      matched: r.matched,
+      infrastructureId: r.infrastructure_id,
+    }));
+  }
+
+  async autoApproveInfrastructures(): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `select infrastructure_id as id from rm_reconciliation_settings where auto_approve`,
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async matchedLineOf(transactionId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `select line_id::text as id from rm_statement_line_status where transaction_id = $1 and state = 'matched'`,
+      [transactionId],
+    );
+    return rows[0]?.id;
+  }
+
+  async line(lineId: string): Promise<StatementLineView | undefined> {
+    const page = await this.lines({ lineId, limit: 1, offset: 0 });
+    return page.items[0];
+  }
+
+  async lines(filter: {
+    lineId?: string;
+    bankAccountId?: string;
+    state?: string;
+    direction?: string;
+    limit: number;
+    offset: number;
+  }): Promise<{ items: StatementLineView[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.lineId) add('l.line_id = ?::uuid', filter.lineId);
+    if (filter.bankAccountId) add('l.bank_account_id = ?', filter.bankAccountId);
+    if (filter.state) add('s.state = ?', filter.state);
+    if (filter.direction) add('l.direction = ?', filter.direction);
+    const clause = where.length > 0 ? `where ${where.join(' and ')}` : '';
+    const { rows: counted } = await this.db.query<{ n: string }>(
+      `select count(*)::text as n from rm_statement_lines l join rm_statement_line_status s on s.line_id = l.line_id ${clause}`,
+      params,
+    );
+    const { rows } = await this.db.query<{ line: LineRecord; status: StatusRecord; transaction_id: string | null }>(
+      `select l.record as line, s.record as status, s.transaction_id::text as transaction_id
+       from rm_statement_lines l join rm_statement_line_status s on s.line_id = l.line_id ${clause}
+       order by l.booked_on desc, l.record->>'bookedAt' desc nulls last, l.line_id
+       limit ${Number(filter.limit)} offset ${Number(filter.offset)}`,
+      params,
+    );
+    return { total: Number(counted[0]!.n), items: rows.map((r) => toView(r.line, r.status, r.transaction_id)) };
+  }
+}
+
+interface LineRecord {
+  lineId: string;
+  importId: string;
+  bankAccountId: string;
+  bankReference?: string;
+  bookedOn: string;
+  bookedAt?: string;
+  direction: 'credit' | 'debit';
+  amountKurus: string;
+  description: string;
+  counterpartyName?: string;
+  counterpartyIban?: string;
+}
+
+interface StatusRecord {
+  state: 'queued' | 'matched' | 'dismissed';
+  candidates?: MatchCandidate[];
+  differences: LineDifference[];
+  number?: number;
+  decision?: string;
+  mode?: 'auto' | 'operator';
+  reason?: string;
+  decidedBy?: string;
+  decidedAt?: string;
+}
+
+function toView(line: LineRecord, status: StatusRecord, transactionId: string | null): StatementLineView {
+  const view: StatementLineView = {
+    lineId: line.lineId,
+    bankAccountId: line.bankAccountId,
+    importId: line.importId,
+    bookedOn: line.bookedOn,
+    direction: line.direction,
+    amountKurus: line.amountKurus,
+    description: line.description,
+    state: status.state,
+    differences: status.differences ?? [],
+    candidates: status.candidates ?? [],
+  };
+  const optional = {
+    bankReference: line.bankReference,
+    bookedAt: line.bookedAt,
+    counterpartyName: line.counterpartyName,
+    counterpartyIban: line.counterpartyIban,
+    transactionId: transactionId ?? undefined,
+    number: status.number,
+    decision: status.decision,
+    mode: status.mode,
+    reason: status.reason,
+    decidedBy: status.decidedBy,
+    decidedAt: status.decidedAt,
+  };
+  for (const [k, v] of Object.entries(optional))
+    if (v !== undefined) (view as unknown as Record<string, unknown>)[k] = v;
+  return view;
+}

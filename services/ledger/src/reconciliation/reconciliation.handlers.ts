@@ -1,0 +1,116 @@
+import { CommandHandler, QueryHandler, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import {
+  ConfigureReconciliationCommand,
+  DismissStatementLineCommand,
+  DomainError,
+  GetReconciliationSettingsQuery,
+  GetStatementLineQuery,
+  ListStatementLinesQuery,
+  MatchStatementLineCommand,
+  STREAMS,
+  domainEvent,
+  type ReconciliationQueuePage,
+  type ReconciliationSettingsView,
+  type StatementLineView,
+} from '@transfergate/contracts';
+import { Inject } from '@nestjs/common';
+import { SQL_DATABASE, WrongExpectedVersionError, type SqlDatabase } from '@transfergate/event-store';
+import { LedgerRepository } from '../persistence/ledger-repository.js';
+import { LineDecisions } from './line-decisions.service.js';
+import { ReconciliationStore } from './reconciliation-store.js';
+
+@CommandHandler(MatchStatementLineCommand)
+export class MatchStatementLineHandler implements ICommandHandler<MatchStatementLineCommand, StatementLineView> {
+  constructor(private readonly decisions: LineDecisions) {}
+
+  execute({ input }: MatchStatementLineCommand): Promise<StatementLineView> {
+    return this.decisions.match({ ...input, mode: 'operator' });
+  }
+}
+
+@CommandHandler(DismissStatementLineCommand)
+export class DismissStatementLineHandler implements ICommandHandler<DismissStatementLineCommand, StatementLineView> {
+  constructor(private readonly decisions: LineDecisions) {}
+
+  execute({ input }: DismissStatementLineCommand): Promise<StatementLineView> {
+    return this.decisions.dismiss(input.lineId, input.reason, input.actor);
+  }
+}
+
+/** Automatic approval per infrastructure (off until configured): an event only when it changes. */
+@CommandHandler(ConfigureReconciliationCommand)
+export class ConfigureReconciliationHandler implements ICommandHandler<ConfigureReconciliationCommand> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  async execute({ input }: ConfigureReconciliationCommand) {
+    const { state: infrastructure } = await this.repository.loadConfig(
+      STREAMS.infrastructure(input.infrastructureId),
+      'InfrastructureConfigured',
+    );
+    if (!infrastructure) throw new DomainError('not_found', 'no such infrastructure');
+    const stream = STREAMS.reconciliationSettings(input.infrastructureId);
+    const current = (await this.repository.readAllData(stream)) as Array<{ autoApprove: boolean }>;
+    const before = current[current.length - 1]?.autoApprove ?? false;
+    if (before === input.autoApprove && current.length > 0) {
+      return { infrastructureId: input.infrastructureId, autoApprove: before, changed: false };
+    }
+    try {
+      await this.repository.append(
+        [
+          {
+            streamId: stream,
+            expectedVersion: current.length === 0 ? 'no_stream' : current.length,
+            events: [
+              domainEvent('ReconciliationSettingsConfigured', {
+                infrastructureId: input.infrastructureId,
+                autoApprove: input.autoApprove,
+                by: {
+                  source: input.actor.source,
+                  ...(input.actor.operatorId ? { operatorId: input.actor.operatorId } : {}),
+                },
+              }),
+            ],
+          },
+        ],
+        input.actor,
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        throw new DomainError('concurrency_conflict', 'the setting changed meanwhile; retry');
+      }
+      throw error;
+    }
+    return { infrastructureId: input.infrastructureId, autoApprove: input.autoApprove, changed: true };
+  }
+}
+
+@QueryHandler(ListStatementLinesQuery)
+export class ListStatementLinesHandler implements IQueryHandler<ListStatementLinesQuery, ReconciliationQueuePage> {
+  constructor(private readonly store: ReconciliationStore) {}
+
+  execute({ filter }: ListStatementLinesQuery): Promise<ReconciliationQueuePage> {
+    return this.store.lines(filter);
+  }
+}
+
+@QueryHandler(GetStatementLineQuery)
+export class GetStatementLineHandler implements IQueryHandler<GetStatementLineQuery, StatementLineView | null> {
+  constructor(private readonly store: ReconciliationStore) {}
+
+  async execute({ lineId }: GetStatementLineQuery): Promise<StatementLineView | null> {
+    return (await this.store.line(lineId)) ?? null;
+  }
+}
+
+@QueryHandler(GetReconciliationSettingsQuery)
+export class GetReconciliationSettingsHandler implements IQueryHandler<GetReconciliationSettingsQuery> {
+  constructor(@Inject(SQL_DATABASE) private readonly db: SqlDatabase) {}
+
+  async execute(): Promise<ReconciliationSettingsView[]> {
+    const { rows } = await this.db.query<{ infrastructure_id: string; auto_approve: boolean | null }>(
+      `select i.infrastructure_id, s.auto_approve from rm_infrastructures i
+       left join rm_reconciliation_settings s on s.infrastructure_id = i.infrastructure_id order by i.infrastructure_id`,
+    );
+    return rows.map((r) => ({ infrastructureId: r.infrastructure_id, autoApprove: r.auto_approve ?? false }));
+  }
+}
