@@ -36,11 +36,21 @@ export interface Assessment {
 }
 
 const DAY_MS = 86_400_000;
-/** A date-only line is compared by Turkish calendar day; a deposit is expected until a day past expiry. */
-const LATE_PAYMENT_WINDOW_MS = 3 * DAY_MS;
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** Without a reference, a payment this long after expiry is still looked for (late, an operator decides). */
+const LATE_GRACE_MS = 2 * 3_600_000;
+/** Deposits looked at on each side when only the amount is known. */
+const NEAREST_SCAN = 64;
 const MAX_CANDIDATES = 5;
 const STRONG_NAME = 0.9;
 const CONTRADICTING_NAME = 0.5;
+const STRONG_NAME_REASONS = new Set([
+  'sender name matches',
+  'sender name matches (initials or a middle name)',
+  'customer name in the description',
+]);
+/** A same-amount deposit whose customer the line does not name at all (no sender name given either). */
+const NO_NAME_REASON = 'customer not named on the line';
 
 /**
  * Finds, for each credit line, the open deposits it may pay, in time linear in lines + deposits:
@@ -57,7 +67,10 @@ const CONTRADICTING_NAME = 0.5;
  */
 export class Matcher {
   private readonly byNumber = new Map<number, DepositForMatching>();
+  /** Per amount, sorted by creation time: the nearest ones are shown when no name narrows the line. */
   private readonly byAmount = new Map<bigint, DepositForMatching[]>();
+  /** `amount|name word` → deposits: a line looks up only the words it carries, never a whole amount's bucket. */
+  private readonly byAmountWord = new Map<string, DepositForMatching[]>();
   private readonly byName = new Map<string, DepositForMatching[]>();
   private readonly tokens = new Map<string, string[][]>();
   /** Deposits given to a line of this import already. */
@@ -70,7 +83,10 @@ export class Matcher {
       const names = d.names.map(nameTokens).filter((t) => t.length > 0);
       this.tokens.set(d.transactionId, names);
       for (const n of names) push(this.byName, nameKey(n), d);
+      for (const word of new Set(names.flat()))
+        if (word.length >= 2) push(this.byAmountWord, `${d.amountKurus}|${word}`, d);
     }
+    for (const list of this.byAmount.values()) list.sort((a, b) => a.createdAtMs - b.createdAtMs);
   }
 
   assess(line: LineForMatching): Assessment {
@@ -87,11 +103,22 @@ export class Matcher {
       found.set(d.transactionId, this.candidate(d, line, sender, text, whenMs, `reference TG-${n} in the description`));
     }
     if (found.size === 0) {
-      const window = (this.byAmount.get(line.amountKurus) ?? []).filter((d) => this.inWindow(d, line, whenMs));
-      for (const d of window) found.set(d.transactionId, this.candidate(d, line, sender, text, whenMs, undefined));
+      // Same amount and a word of the customer's name in the sender (or, without one, the description).
+      const words = (sender.length > 0 ? sender : [...text]).filter((w) => w.length >= 2 && !/^\d+$/.test(w));
+      for (const word of new Set(words)) {
+        for (const d of this.byAmountWord.get(`${line.amountKurus}|${word}`) ?? []) {
+          if (found.has(d.transactionId) || !this.inWindow(d, line, whenMs)) continue;
+          found.set(d.transactionId, this.candidate(d, line, sender, text, whenMs, undefined));
+        }
+      }
       if (sender.length > 0) {
         for (const d of this.byName.get(nameKey(sender)) ?? []) {
           if (found.has(d.transactionId) || !this.inWindow(d, line, whenMs)) continue;
+          found.set(d.transactionId, this.candidate(d, line, sender, text, whenMs, undefined));
+        }
+      }
+      if (found.size === 0) {
+        for (const d of this.nearestSameAmount(line, whenMs)) {
           found.set(d.transactionId, this.candidate(d, line, sender, text, whenMs, undefined));
         }
       }
@@ -118,22 +145,49 @@ export class Matcher {
       if (referenceCount !== 1 || candidates.length !== 1 || clean.length !== 1) return undefined;
       return clean[0];
     }
-    const named = clean.filter((c) =>
-      c.reasons.some((r) => r.startsWith('sender name matches') || r === 'customer name in the description'),
-    );
+    // Without a reference: the one same-amount deposit whose customer the sender (or the description)
+    // names; every other same-amount deposit in the window must have a customer the line does not name.
+    const named = clean.filter((c) => c.reasons.some((r) => STRONG_NAME_REASONS.has(r)));
     const sameAmount = candidates.filter(
       (c) => !c.differences.includes('paid_less') && !c.differences.includes('paid_more'),
     );
-    if (named.length !== 1 || sameAmount.length !== 1) return undefined;
+    if (named.length !== 1) return undefined;
+    const others = sameAmount.filter((c) => c !== named[0]);
+    if (others.some((c) => !c.differences.includes('third_party') && !c.reasons.includes(NO_NAME_REASON))) {
+      return undefined;
+    }
     return named[0];
   }
 
+  /**
+   * Without a reference a deposit is a candidate from a few minutes before its request (bank clocks)
+   * until a while after its expiry; a date-only line, on the Turkish days that span overlaps.
+   */
   private inWindow(d: DepositForMatching, line: LineForMatching, whenMs: number | undefined): boolean {
     if (d.state === 'approved' && d.matched) return false;
-    if (whenMs !== undefined)
-      return whenMs >= d.createdAtMs - 5 * 60_000 && whenMs <= d.expiresAtMs + LATE_PAYMENT_WINDOW_MS;
+    if (whenMs !== undefined) return whenMs >= d.createdAtMs - CLOCK_SKEW_MS && whenMs <= d.expiresAtMs + LATE_GRACE_MS;
     const day = Date.parse(`${line.bookedOn}T00:00:00+03:00`);
-    return day + DAY_MS > d.createdAtMs && day <= d.expiresAtMs + LATE_PAYMENT_WINDOW_MS;
+    return day + DAY_MS > d.createdAtMs && day <= d.expiresAtMs + LATE_GRACE_MS;
+  }
+
+  /** Up to MAX_CANDIDATES same-amount deposits in the window nearest in time (binary search, bounded scan). */
+  private nearestSameAmount(line: LineForMatching, whenMs: number | undefined): DepositForMatching[] {
+    const list = this.byAmount.get(line.amountKurus);
+    if (!list) return [];
+    const at = whenMs ?? Date.parse(`${line.bookedOn}T12:00:00+03:00`);
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.createdAtMs <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: DepositForMatching[] = [];
+    for (let step = 0, left = lo - 1, right = lo; step < NEAREST_SCAN && out.length < MAX_CANDIDATES; step++) {
+      const d = step % 2 === 0 ? list[left--] : list[right++];
+      if (d && this.inWindow(d, line, whenMs)) out.push(d);
+    }
+    return out;
   }
 
   private candidate(
@@ -184,6 +238,8 @@ export class Matcher {
     } else if (sender.length > 0) {
       reasons.push('sender name partly matches');
       score += 5;
+    } else {
+      reasons.push(NO_NAME_REASON);
     }
     if (whenMs !== undefined && whenMs >= d.createdAtMs) {
       const minutes = Math.round((whenMs - d.createdAtMs) / 60_000);
