@@ -8,6 +8,8 @@
 // expiry; without a reference, sender named; not paid at all. Plus double payments, unknown credits
 // and debit lines. Deterministic for a seed.
 
+import { performance } from 'node:perf_hooks';
+
 const FIRST = [
   'Ayşe',
   'Mehmet',

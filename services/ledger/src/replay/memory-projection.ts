@@ -1,5 +1,6 @@
 import { EVENT_CATALOG, type Transfer, type TransactionState, type TransactionView } from '@transfergate/contracts';
 import type { AuditRow, RecordedEvent, SqlExecutor } from '@transfergate/event-store';
+import { reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
 import { evolve, isFinal, type TransactionAggregate } from '../domain/transaction.js';
 import { projectEvents } from '../read-models/projector.js';
 
@@ -334,6 +335,21 @@ export class MemoryProjection {
   private apply(event: RecordedEvent): Promise<void> | undefined {
     if (event.streamId.startsWith('txn-')) {
       this.applyTransaction(event);
+      return undefined;
+    }
+    const reconciliation = reconciliationRow(event);
+    if (reconciliation) {
+      // The projector's own row (reconciliation/read-model/projection.ts), kept like a captured upsert.
+      const row = rowColumns(reconciliation, event.createdAt);
+      const upsert = {
+        table: reconciliation.table,
+        keyColumn: reconciliation.keyColumn,
+        columns: Object.keys(row),
+        values: Object.values(row).map(asText),
+      };
+      const key = `${upsert.table}\u0000${upsert.values[0]}`;
+      this.records.delete(key);
+      this.records.set(key, upsert);
       return undefined;
     }
     switch (event.type) {

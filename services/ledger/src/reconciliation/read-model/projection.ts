@@ -1,6 +1,39 @@
 import { EVENT_CATALOG } from '@transfergate/contracts';
 import type { RecordedEvent } from '@transfergate/event-store';
 
+/** SQL types of the record tables' columns, for the projector's multi-row upserts. */
+export const RECORD_COLUMN_TYPES: Record<string, Record<string, string>> = {
+  rm_statement_imports: { import_id: 'uuid', bank_account_id: 'text', record: 'jsonb', updated_at: 'timestamptz' },
+  rm_statement_lines: {
+    line_id: 'uuid',
+    bank_account_id: 'text',
+    direction: 'text',
+    amount_kurus: 'bigint',
+    booked_on: 'date',
+    record: 'jsonb',
+    updated_at: 'timestamptz',
+  },
+  rm_statement_line_status: {
+    line_id: 'uuid',
+    bank_account_id: 'text',
+    state: 'text',
+    transaction_id: 'uuid',
+    record: 'jsonb',
+    updated_at: 'timestamptz',
+  },
+  rm_reconciliation_settings: {
+    infrastructure_id: 'text',
+    auto_approve: 'boolean',
+    record: 'jsonb',
+    updated_at: 'timestamptz',
+  },
+};
+
+/** A row as the columns of its table, in the table's column order: key, indexed columns, record, updated_at. */
+export function rowColumns(row: RecordRow, createdAt: string): Record<string, unknown> {
+  return { [row.keyColumn]: row.key, ...row.columns, record: row.record, updated_at: createdAt };
+}
+
 /**
  * The reconciliation events as record upserts for the projector (`read-models/projector.ts`):
  * table, key column, key, indexed columns and the record kept as jsonb. Each event fully determines
