@@ -9,6 +9,7 @@
 //    through the ledger's ImportStatementCommand (parse, identity, assessment, one event per line and
 //    one per assessment, in one transaction), timed until the read models hold every line; then the
 //    precision and recall of the strong matches as the system recorded them.
+import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
