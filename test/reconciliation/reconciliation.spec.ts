@@ -260,6 +260,10 @@ describe.each(ENGINES)('reconciliation (%s)', (engine) => {
     );
     expect(approvals.rows[0]!.n).toBe('1');
     await client.post('/panel/reconciliation/settings', { infrastructureId, autoApprove: false }, admin);
+    // The queue size and the automatic match rate, as /metrics serves them.
+    const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    expect(metrics).toContain('transfergate_statement_credit_lines{state="matched",mode="auto"} 1');
+    expect(metrics).toContain('transfergate_statement_credit_lines{state="queued",mode="none"} 7');
   });
 
   it('operator decisions: approve, paid twice refused then dismissed, received amount, late payment', async () => {
