@@ -1,4 +1,8 @@
-import { ConfigureOperatorCommand, ExpireTransactionCommand } from '@transfergate/contracts';
+import {
+  ConfigureOperatorCommand,
+  ExpireTransactionCommand,
+  RECONCILIATION_CSV_COLUMNS,
+} from '@transfergate/contracts';
 import { replayLedger } from '@transfergate/ledger';
 import { checkMatchInvariants } from '../../services/ledger/src/reconciliation/read-model/match-invariants.js';
 import { h2hBody } from '../gateway/conformance-fixture.js';
@@ -347,6 +351,42 @@ describe.each(ENGINES)('reconciliation (%s)', (engine) => {
     );
     expect(approvals.rows[0]!.n).toBe('1');
     expect(await checkMatchInvariants(app.db)).toEqual([]);
+  });
+
+  it("the account's summary (statement beside issued and approved) and its CSV report", async () => {
+    const range = `from=${DAY}&to=${DAY}`;
+    const summary = await client.get(`/panel/reconciliation/accounts/${accountId}/summary?${range}`, admin);
+    expect(summary.status).toBe(200);
+    // Credits: 150 + 199.99 + 300 + 777.77 + 1234.56 + 150 + 400 (first file) + 99.99 (MT940).
+    expect(summary.body.statement).toMatchObject({ creditsKurus: '331231', debitsKurus: '550', creditLines: 8 });
+    expect(summary.body.statement.closingBalanceKurus).toBeDefined();
+    // Matched: 150 (B1), 199.99 (B2), 777.77 (B4), 400 (B8), 99.99 (B9); dismissed: 150 (B7).
+    expect(summary.body).toMatchObject({
+      matchedKurus: '162775',
+      dismissedKurus: '15000',
+      unmatchedKurus: String(30000 + 123456),
+      unmatchedLines: 2,
+    });
+    expect(summary.body.deposits).toMatchObject({ issued: 6, approved: 5, approvedWithoutLine: 0 });
+    const csv = await fetch(`${app.baseUrl}/panel/reconciliation/accounts/${accountId}/report.csv?${range}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="reconciliation-/);
+    const rows = (await csv.text()).trimEnd().split('\r\n');
+    expect(rows[0]).toBe(RECONCILIATION_CSV_COLUMNS.join(';'));
+    expect(rows).toHaveLength(10);
+    expect(rows.find((r) => r.includes(';B7;'))).toMatch(/;dismissed;paid_twice;;;;paid twice, refunded to sender;/);
+    expect(rows.find((r) => r.includes(';B2;'))).toMatch(
+      new RegExp(`;199\\.99;.*;matched;paid_less;TG-${deps.less.number};approve_received;operator;`),
+    );
+    expect((await client.get(`/panel/reconciliation/accounts/${accountId}/summary?from=${DAY}`, admin)).status).toBe(
+      400,
+    );
+    expect(
+      (await client.get(`/panel/reconciliation/accounts/${accountId}/summary?from=2026-12-01&to=2026-11-01`, admin))
+        .status,
+    ).toBe(400);
   });
 
   it('bad input: clear 4xx, stable codes, nothing written', async () => {

@@ -131,3 +131,47 @@ export interface ReconciliationSettingsView {
 }
 
 export class GetReconciliationSettingsQuery extends Query<ReconciliationSettingsView[]> {}
+
+/** One receiving account over Turkish days [from, to]: its statements beside what the gateway issued and approved. */
+export interface ReconciliationSummary {
+  bankAccountId: string;
+  from: string;
+  to: string;
+  statement: {
+    /** Opening balance of the earliest import starting in the range, closing of the latest ending in it. */
+    openingBalanceKurus?: string;
+    closingBalanceKurus?: string;
+    creditsKurus: string;
+    debitsKurus: string;
+    creditLines: number;
+  };
+  matchedKurus: string;
+  dismissedKurus: string;
+  /** Credits still in the queue: money received that no deposit accounts for yet. */
+  unmatchedKurus: string;
+  unmatchedLines: number;
+  deposits: {
+    issuedKurus: string;
+    issued: number;
+    approvedKurus: string;
+    approved: number;
+    /** Approved deposits no statement line is matched to (approved by eye, or not imported yet). */
+    approvedWithoutLineKurus: string;
+    approvedWithoutLine: number;
+  };
+}
+
+export class GetReconciliationSummaryQuery extends Query<ReconciliationSummary> {
+  constructor(readonly input: { bankAccountId: string; from: string; to: string }) {
+    super();
+  }
+}
+
+/** Every line of an account booked in [from, to] (the CSV report), at most MAX_REPORT_LINES. */
+export class ListStatementLinesForReportQuery extends Query<StatementLineView[]> {
+  constructor(readonly input: { bankAccountId: string; from: string; to: string }) {
+    super();
+  }
+}
+
+export const MAX_REPORT_LINES = 200_000;

@@ -2,3 +2,4 @@ export * from './csv-mapping.js';
 export * from './events.js';
 export * from './commands.js';
 export * from './panel.js';
+export * from './report-csv.js';

@@ -46,3 +46,12 @@ export const StatementLineDismissRequestSchema = z.object({ reason: z.string().t
 export const ReconciliationSettingsRequestSchema = z
   .object({ infrastructureId: z.string().min(1).max(100), autoApprove: z.boolean() })
   .strict();
+
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
+
+/** ?from=&to= (Turkish days, both included; at most 366 days). */
+export const ReconciliationRangeQuerySchema = z
+  .object({ from: Day, to: Day })
+  .strict()
+  .refine((r) => r.from <= r.to, { message: 'from must not be after to' })
+  .refine((r) => Date.parse(r.to) - Date.parse(r.from) <= 366 * 86_400_000, { message: 'at most 366 days' });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { MatchCandidate, LineDifference, StatementLineView } from '@transfergate/contracts';
+import type { LineDifference, MatchCandidate, ReconciliationSummary, StatementLineView } from '@transfergate/contracts';
 import { SQL_DATABASE, type GlobalPosition, type SqlDatabase } from '@transfergate/event-store';
 import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
 import type { DepositForMatching } from './matching/matcher.js';
@@ -117,6 +117,8 @@ export class ReconciliationStore {
 
   async lines(filter: {
     lineId?: string;
+    from?: string;
+    to?: string;
     bankAccountId?: string;
     state?: string;
     direction?: string;
@@ -133,6 +135,8 @@ export class ReconciliationStore {
     if (filter.bankAccountId) add('l.bank_account_id = ?', filter.bankAccountId);
     if (filter.state) add('s.state = ?', filter.state);
     if (filter.direction) add('l.direction = ?', filter.direction);
+    if (filter.from) add('l.booked_on >= ?::date', filter.from);
+    if (filter.to) add('l.booked_on <= ?::date', filter.to);
     const clause = where.length > 0 ? `where ${where.join(' and ')}` : '';
     const { rows: counted } = await this.db.query<{ n: string }>(
       `select count(*)::text as n from rm_statement_lines l join rm_statement_line_status s on s.line_id = l.line_id ${clause}`,
@@ -147,6 +151,75 @@ export class ReconciliationStore {
     );
     return { total: Number(counted[0]!.n), items: rows.map((r) => toView(r.line, r.status, r.transaction_id)) };
   }
+}
+
+/** Sums of one account over Turkish days [from, to] (see ReconciliationSummary). */
+export async function summaryOf(
+  db: SqlDatabase,
+  bankAccountId: string,
+  from: string,
+  to: string,
+): Promise<ReconciliationSummary> {
+  const { rows: l } = await db.query<Record<string, string>>(
+    `select coalesce(sum(l.amount_kurus) filter (where l.direction = 'credit'), 0)::text as credits,
+            coalesce(sum(l.amount_kurus) filter (where l.direction = 'debit'), 0)::text as debits,
+            count(*) filter (where l.direction = 'credit')::text as credit_lines,
+            coalesce(sum(l.amount_kurus) filter (where l.direction = 'credit' and s.state = 'matched'), 0)::text as matched,
+            coalesce(sum(l.amount_kurus) filter (where l.direction = 'credit' and s.state = 'dismissed'), 0)::text as dismissed,
+            coalesce(sum(l.amount_kurus) filter (where l.direction = 'credit' and s.state = 'queued'), 0)::text as queued,
+            count(*) filter (where l.direction = 'credit' and s.state = 'queued')::text as queued_lines
+     from rm_statement_lines l join rm_statement_line_status s on s.line_id = l.line_id
+     where l.bank_account_id = $1 and l.booked_on between $2::date and $3::date`,
+    [bankAccountId, from, to],
+  );
+  const { rows: d } = await db.query<Record<string, string>>(
+    `select coalesce(sum(t.amount_kurus), 0)::text as issued, count(*)::text as issued_n,
+            coalesce(sum(t.amount_kurus) filter (where t.state = 'approved'), 0)::text as approved,
+            count(*) filter (where t.state = 'approved')::text as approved_n,
+            coalesce(sum(t.amount_kurus) filter (where t.state = 'approved' and m.transaction_id is null), 0)::text as bare,
+            count(*) filter (where t.state = 'approved' and m.transaction_id is null)::text as bare_n
+     from rm_transactions t
+     left join (select distinct transaction_id from rm_statement_line_status where state = 'matched') m
+       on m.transaction_id = t.transaction_id
+     where t.bank_account_id = $1 and t.type = 'deposit'
+       and ((t.created_at at time zone 'UTC') + interval '3 hours')::date between $2::date and $3::date`,
+    [bankAccountId, from, to],
+  );
+  const { rows: b } = await db.query<{ opening: string | null; closing: string | null }>(
+    `select (select record->>'openingBalanceKurus' from rm_statement_imports
+             where bank_account_id = $1 and record ? 'openingBalanceKurus' and record->>'firstDay' between $2 and $3
+             order by record->>'firstDay', record->>'importedAt' limit 1) as opening,
+            (select record->>'closingBalanceKurus' from rm_statement_imports
+             where bank_account_id = $1 and record ? 'closingBalanceKurus' and record->>'lastDay' between $2 and $3
+             order by record->>'lastDay' desc, record->>'importedAt' desc limit 1) as closing`,
+    [bankAccountId, from, to],
+  );
+  const x = l[0]!;
+  const y = d[0]!;
+  return {
+    bankAccountId,
+    from,
+    to,
+    statement: {
+      ...(b[0]?.opening ? { openingBalanceKurus: b[0].opening } : {}),
+      ...(b[0]?.closing ? { closingBalanceKurus: b[0].closing } : {}),
+      creditsKurus: x['credits']!,
+      debitsKurus: x['debits']!,
+      creditLines: Number(x['credit_lines']),
+    },
+    matchedKurus: x['matched']!,
+    dismissedKurus: x['dismissed']!,
+    unmatchedKurus: x['queued']!,
+    unmatchedLines: Number(x['queued_lines']),
+    deposits: {
+      issuedKurus: y['issued']!,
+      issued: Number(y['issued_n']),
+      approvedKurus: y['approved']!,
+      approved: Number(y['approved_n']),
+      approvedWithoutLineKurus: y['bare']!,
+      approvedWithoutLine: Number(y['bare_n']),
+    },
+  };
 }
 
 interface LineRecord {

@@ -4,7 +4,9 @@ import {
   ConfigureReconciliationHandler,
   DismissStatementLineHandler,
   GetReconciliationSettingsHandler,
+  GetReconciliationSummaryHandler,
   GetStatementLineHandler,
+  ListStatementLinesForReportHandler,
   ListStatementLinesHandler,
   MatchStatementLineHandler,
 } from './reconciliation.handlers.js';
@@ -21,4 +23,6 @@ export const RECONCILIATION_LEDGER_PROVIDERS = [
   ListStatementLinesHandler,
   GetStatementLineHandler,
   GetReconciliationSettingsHandler,
+  GetReconciliationSummaryHandler,
+  ListStatementLinesForReportHandler,
 ];

@@ -4,6 +4,10 @@ import {
   DismissStatementLineCommand,
   DomainError,
   GetReconciliationSettingsQuery,
+  GetReconciliationSummaryQuery,
+  ListStatementLinesForReportQuery,
+  MAX_REPORT_LINES,
+  type ReconciliationSummary,
   GetStatementLineQuery,
   ListStatementLinesQuery,
   MatchStatementLineCommand,
@@ -17,7 +21,7 @@ import { Inject } from '@nestjs/common';
 import { SQL_DATABASE, WrongExpectedVersionError, type SqlDatabase } from '@transfergate/event-store';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { LineDecisions } from './line-decisions.service.js';
-import { ReconciliationStore } from './reconciliation-store.js';
+import { ReconciliationStore, summaryOf } from './reconciliation-store.js';
 
 @CommandHandler(MatchStatementLineCommand)
 export class MatchStatementLineHandler implements ICommandHandler<MatchStatementLineCommand, StatementLineView> {
@@ -112,5 +116,28 @@ export class GetReconciliationSettingsHandler implements IQueryHandler<GetReconc
        left join rm_reconciliation_settings s on s.infrastructure_id = i.infrastructure_id order by i.infrastructure_id`,
     );
     return rows.map((r) => ({ infrastructureId: r.infrastructure_id, autoApprove: r.auto_approve ?? false }));
+  }
+}
+
+@QueryHandler(GetReconciliationSummaryQuery)
+export class GetReconciliationSummaryHandler implements IQueryHandler<GetReconciliationSummaryQuery> {
+  constructor(@Inject(SQL_DATABASE) private readonly db: SqlDatabase) {}
+
+  execute({ input }: GetReconciliationSummaryQuery): Promise<ReconciliationSummary> {
+    return summaryOf(this.db, input.bankAccountId, input.from, input.to);
+  }
+}
+
+@QueryHandler(ListStatementLinesForReportQuery)
+export class ListStatementLinesForReportHandler implements IQueryHandler<ListStatementLinesForReportQuery> {
+  constructor(private readonly store: ReconciliationStore) {}
+
+  async execute({ input }: ListStatementLinesForReportQuery): Promise<StatementLineView[]> {
+    const page = await this.store.lines({ ...input, limit: MAX_REPORT_LINES + 1, offset: 0 });
+    if (page.items.length > MAX_REPORT_LINES) {
+      throw new DomainError('validation_failed', `more than ${MAX_REPORT_LINES} lines: ask for a shorter range`);
+    }
+    // Oldest first in a report.
+    return page.items.reverse();
   }
 }

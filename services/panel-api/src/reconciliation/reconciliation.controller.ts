@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { CurrentOperator, RequirePermission, type OperatorContext } from '../auth/decorators.js';
 import { PanelAuthGuard } from '../auth/panel-auth.guard.js';
 import { panelPaths } from '../records/panel-paths.js';
@@ -27,6 +28,24 @@ export class ReconciliationController {
     @CurrentOperator() operator: OperatorContext,
   ) {
     return this.reconciliation.importStatement(id, query, body, operator);
+  }
+
+  /** The account's statements beside what the gateway issued and approved, for Turkish days [from, to]. */
+  @Get(panelPaths('reconciliation/accounts/:id/summary'))
+  @RequirePermission('reconciliation.view')
+  summary(@Param('id') id: string, @Query() query: unknown) {
+    return this.reconciliation.summary(id, query);
+  }
+
+  /** Every line of the range with its state and decision, as a CSV attachment. */
+  @Get(panelPaths('reconciliation/accounts/:id/report.csv'))
+  @RequirePermission('reconciliation.view')
+  async report(@Param('id') id: string, @Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { body, filename } = await this.reconciliation.reportCsv(id, query);
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${filename}"`);
+    reply.header('cache-control', 'no-store');
+    return body;
   }
 
   @Get(panelPaths('reconciliation/lines'))

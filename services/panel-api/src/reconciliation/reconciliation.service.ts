@@ -5,6 +5,11 @@ import {
   DismissStatementLineCommand,
   DomainError,
   GetReconciliationSettingsQuery,
+  GetReconciliationSummaryQuery,
+  ListStatementLinesForReportQuery,
+  ReconciliationRangeQuerySchema,
+  reconciliationToCsv,
+  type ReconciliationSummary,
   GetStatementLineQuery,
   ImportStatementCommand,
   ListStatementLinesQuery,
@@ -101,6 +106,20 @@ export class ReconciliationService {
   configure(body: unknown, operator: OperatorContext) {
     const input = parseBody(ReconciliationSettingsRequestSchema, body);
     return this.commands.execute(new ConfigureReconciliationCommand({ ...input, actor: actorOf(operator) }));
+  }
+
+  summary(bankAccountId: string, query: unknown): Promise<ReconciliationSummary> {
+    const range = parseBody(ReconciliationRangeQuerySchema, query ?? {});
+    return this.queries.execute(
+      new GetReconciliationSummaryQuery({ bankAccountId: recordIdParam(bankAccountId, 'bank account'), ...range }),
+    );
+  }
+
+  async reportCsv(bankAccountId: string, query: unknown): Promise<{ body: string; filename: string }> {
+    const id = recordIdParam(bankAccountId, 'bank account');
+    const range = parseBody(ReconciliationRangeQuerySchema, query ?? {});
+    const lines = await this.queries.execute(new ListStatementLinesForReportQuery({ bankAccountId: id, ...range }));
+    return { body: reconciliationToCsv(lines), filename: `reconciliation-${id}-${range.from}-${range.to}.csv` };
   }
 
   private lineId(id: string): string {
