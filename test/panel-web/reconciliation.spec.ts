@@ -136,6 +136,11 @@ describe('reconciliation screen (browser, postgres)', () => {
     );
     expect(rows).toEqual([{ state: 'dismissed', reason: 'rent, not a deposit' }]);
     await page.getByText('Nothing to decide for this account.').waitFor();
+    // The day's summary follows the decisions: 150 + 199.50 matched, 987.65 dismissed, nothing unmatched.
+    await page
+      .getByTestId('recon-summary')
+      .getByText(/matched ₺349,50, dismissed ₺987,65, unmatched ₺0,00/)
+      .waitFor();
     await screenshot(page, 'reconciliation-done');
     expect(pageErrors).toEqual([]);
   }, 120_000);

@@ -16,6 +16,10 @@ export const messages = {
   en: {
     recon: {
       title: 'Reconciliation',
+      day: 'Day',
+      report_csv: 'Report (CSV)',
+      summary:
+        'Statement: closing balance %{closing}, credits %{credits}: matched %{matched}, dismissed %{dismissed}, unmatched %{unmatched}. Deposits: issued %{issued}, approved %{approved}, approved without a statement line %{bare}.',
       account: 'Receiving account',
       import: 'Import a bank statement',
       format: 'Format',
@@ -50,6 +54,10 @@ export const messages = {
   tr: {
     recon: {
       title: 'Mutabakat',
+      day: 'Gün',
+      report_csv: 'Rapor (CSV)',
+      summary:
+        'Ekstre: kapanış bakiyesi %{closing}, alacaklar %{credits}: eşleşen %{matched}, kapatılan %{dismissed}, eşleşmeyen %{unmatched}. Yatırımlar: verilen %{issued}, onaylanan %{approved}, ekstre satırı olmadan onaylanan %{bare}.',
       account: 'Alıcı hesap',
       import: 'Banka ekstresi yükle',
       format: 'Biçim',

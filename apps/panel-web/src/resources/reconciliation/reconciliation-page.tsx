@@ -18,6 +18,7 @@ import {
 import { useCallback, useEffect, useState } from 'react';
 import { Title, useNotify, usePermissions, useTranslate } from 'react-admin';
 import { panelFetch } from '../../api/http';
+import { readSession } from '../../api/session';
 import { can } from '../../auth/auth-provider';
 import { formatTry } from '../../format/money';
 
@@ -109,6 +110,7 @@ export function ReconciliationPage() {
           </MuiTextField>
         </CardContent>
       </Card>
+      {accountId ? <SummaryCard accountId={accountId} version={total} /> : null}
       {can(permissions, 'reconciliation.import') && accountId ? (
         <ImportCard accountId={accountId} onImported={reload} />
       ) : null}
@@ -127,6 +129,80 @@ export function ReconciliationPage() {
         ))}
       </Stack>
     </Box>
+  );
+}
+
+interface Summary {
+  statement: { openingBalanceKurus?: string; closingBalanceKurus?: string; creditsKurus: string; debitsKurus: string };
+  matchedKurus: string;
+  dismissedKurus: string;
+  unmatchedKurus: string;
+  unmatchedLines: number;
+  deposits: {
+    issuedKurus: string;
+    approvedKurus: string;
+    approvedWithoutLineKurus: string;
+    approvedWithoutLine: number;
+  };
+}
+
+/** Today in Turkey (UTC+3), the default range of the summary and the report. */
+const turkishToday = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+
+/** The account's statement beside what the gateway issued and approved, and the CSV report of the day. */
+function SummaryCard({ accountId, version }: { accountId: string; version: number }) {
+  const translate = useTranslate();
+  const [day, setDay] = useState(turkishToday);
+  const [summary, setSummary] = useState<Summary | null>(null);
+  useEffect(() => {
+    void panelFetch<Summary>(`/panel/reconciliation/accounts/${accountId}/summary`, {
+      query: { from: day, to: day },
+    }).then(setSummary, () => setSummary(null));
+  }, [accountId, day, version]);
+  const download = async () => {
+    const session = readSession();
+    const response = await fetch(`/panel/reconciliation/accounts/${accountId}/report.csv?from=${day}&to=${day}`, {
+      headers: session ? { authorization: `Bearer ${session.accessToken}` } : {},
+    });
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `reconciliation-${day}.csv`;
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+  const money = (kurus?: string) => (kurus === undefined ? '—' : formatTry(BigInt(kurus)));
+  return (
+    <Card sx={{ mb: 2 }} data-testid="recon-summary">
+      <CardContent>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+          <MuiTextField
+            type="date"
+            size="small"
+            label={translate('recon.day')}
+            value={day}
+            onChange={(e) => setDay(e.target.value)}
+          />
+          <Button size="small" onClick={() => void download()}>
+            {translate('recon.report_csv')}
+          </Button>
+        </Stack>
+        {summary ? (
+          <Typography variant="body2">
+            {translate('recon.summary', {
+              closing: money(summary.statement.closingBalanceKurus),
+              credits: money(summary.statement.creditsKurus),
+              matched: money(summary.matchedKurus),
+              dismissed: money(summary.dismissedKurus),
+              unmatched: money(summary.unmatchedKurus),
+              issued: money(summary.deposits.issuedKurus),
+              approved: money(summary.deposits.approvedKurus),
+              bare: money(summary.deposits.approvedWithoutLineKurus),
+            })}
+          </Typography>
+        ) : null}
+      </CardContent>
+    </Card>
   );
 }
 
