@@ -5,7 +5,7 @@ import {
 } from '@transfergate/contracts';
 import { replayLedger } from '@transfergate/ledger';
 import { checkMatchInvariants } from '../../services/ledger/src/reconciliation/read-model/match-invariants.js';
-import { h2hBody } from '../gateway/conformance-fixture.js';
+import { h2hBody, VALID_IBAN } from '../gateway/conformance-fixture.js';
 import { panelClient } from '../panel/panel-client.js';
 import { ENGINES, issueBootstrap, postJson, startTestApp, type TestApp } from '../support/test-app.js';
 import { camt, garantiCsv, mt940, type SyntheticLine } from './statement-files.js';
@@ -387,6 +387,51 @@ describe.each(ENGINES)('reconciliation (%s)', (engine) => {
       (await client.get(`/panel/reconciliation/accounts/${accountId}/summary?from=2026-12-01&to=2026-11-01`, admin))
         .status,
     ).toBe(400);
+  });
+
+  it('a bulk payment file of approved withdrawals, per beneficiary bank, in a configurable layout', async () => {
+    const id = `RWD-${engine}`;
+    const requested = await postJson(`${app.baseUrl}/withdrawal/bank`, h2hBody(KEY, id, 100.5, { iban: VALID_IBAN }));
+    expect(requested.status).toBe(201);
+    const status = await postJson(
+      `${app.baseUrl}/status/${id}`,
+      {},
+      { 'x-api-key': KEY.apiKey, 'x-api-secret': KEY.apiSecret },
+    );
+    const file = (query: string) =>
+      fetch(`${app.baseUrl}/panel/reconciliation/withdrawals/payment-file.csv?from=${DAY}&to=${DAY}${query}`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+    // Not approved yet: not in the file.
+    expect(await (await file('')).text()).toBe('IBAN;Alıcı Adı Soyadı;Tutar;Açıklama\r\n');
+    expect((await client.post('/panel/withdrawal/approve', { id: status.body.uuid }, admin)).status).toBe(201);
+    const plain = await file('');
+    expect(plain.headers.get('content-disposition')).toMatch(/attachment; filename="payments-/);
+    expect(await plain.text()).toBe(
+      `IBAN;Alıcı Adı Soyadı;Tutar;Açıklama\r\n${VALID_IBAN};Ayşe Yılmaz;100,50;TG-${status.body.id} ${id}\r\n`,
+    );
+    const layout = encodeURIComponent(
+      JSON.stringify({
+        delimiter: ',',
+        decimalMark: '.',
+        header: false,
+        columns: [
+          { title: 'x', field: 'amount' },
+          { title: 'y', field: 'iban' },
+        ],
+      }),
+    );
+    expect(await (await file(`&bankCode=00061&layout=${layout}`)).text()).toBe(`100.50,${VALID_IBAN}\r\n`);
+    expect(await (await file(`&bankCode=00062&layout=${layout}`)).text()).toBe('');
+    expect((await file('&bankCode=62')).status).toBe(400);
+    expect((await file('&layout=%7B%22columns%22%3A%5B%5D%7D')).status).toBe(400);
+    const auditorFile = await fetch(
+      `${app.baseUrl}/panel/reconciliation/withdrawals/payment-file.csv?from=${DAY}&to=${DAY}`,
+      {
+        headers: { authorization: `Bearer ${auditor}` },
+      },
+    );
+    expect(auditorFile.status).toBe(403);
   });
 
   it('bad input: clear 4xx, stable codes, nothing written', async () => {

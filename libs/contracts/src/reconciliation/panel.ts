@@ -55,3 +55,60 @@ export const ReconciliationRangeQuerySchema = z
   .strict()
   .refine((r) => r.from <= r.to, { message: 'from must not be after to' })
   .refine((r) => Date.parse(r.to) - Date.parse(r.from) <= 366 * 86_400_000, { message: 'at most 366 days' });
+
+export const PAYMENT_FILE_FIELDS = [
+  'iban',
+  'name',
+  'amount',
+  'description',
+  'number',
+  'externalId',
+  'approvedAt',
+] as const;
+
+/** How a bank wants its bulk payment (EFT/FAST) file: separator, decimal mark and the columns in order. */
+export const PaymentFileLayoutSchema = z
+  .object({
+    delimiter: z.enum([';', ',', '\t', '|']).default(';'),
+    decimalMark: z.enum([',', '.']).default(','),
+    header: z.boolean().default(true),
+    columns: z
+      .array(z.object({ title: z.string().trim().min(1).max(60), field: z.enum(PAYMENT_FILE_FIELDS) }).strict())
+      .min(1)
+      .max(20)
+      .default([
+        { title: 'IBAN', field: 'iban' },
+        { title: 'Alıcı Adı Soyadı', field: 'name' },
+        { title: 'Tutar', field: 'amount' },
+        { title: 'Açıklama', field: 'description' },
+      ]),
+  })
+  .strict();
+export type PaymentFileLayout = z.infer<typeof PaymentFileLayoutSchema>;
+
+/** ?from=&to=[&bankCode=][&layout=<PaymentFileLayout as JSON>]: approved withdrawals of Turkish days [from, to]. */
+export const PaymentFileQuerySchema = z
+  .object({
+    from: Day,
+    to: Day,
+    /** The 5-digit bank code of the beneficiaries' IBANs (characters 5-9): one file per bank. */
+    bankCode: z
+      .string()
+      .regex(/^\d{5}$/)
+      .optional(),
+    layout: z
+      .string()
+      .max(4_000)
+      .transform((text, ctx) => {
+        try {
+          return PaymentFileLayoutSchema.parse(JSON.parse(text));
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `layout: ${error instanceof Error ? error.message : 'invalid'}` });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+  })
+  .strict()
+  .refine((r) => r.from <= r.to, { message: 'from must not be after to' })
+  .refine((r) => Date.parse(r.to) - Date.parse(r.from) <= 31 * 86_400_000, { message: 'at most 31 days' });

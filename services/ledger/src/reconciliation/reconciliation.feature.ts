@@ -6,6 +6,7 @@ import {
   GetReconciliationSettingsHandler,
   GetReconciliationSummaryHandler,
   GetStatementLineHandler,
+  ListApprovedWithdrawalsHandler,
   ListStatementLinesForReportHandler,
   ListStatementLinesHandler,
   MatchStatementLineHandler,
@@ -25,4 +26,5 @@ export const RECONCILIATION_LEDGER_PROVIDERS = [
   GetReconciliationSettingsHandler,
   GetReconciliationSummaryHandler,
   ListStatementLinesForReportHandler,
+  ListApprovedWithdrawalsHandler,
 ];

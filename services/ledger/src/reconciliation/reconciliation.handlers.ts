@@ -5,6 +5,9 @@ import {
   DomainError,
   GetReconciliationSettingsQuery,
   GetReconciliationSummaryQuery,
+  ListApprovedWithdrawalsQuery,
+  MAX_PAYMENT_FILE_ROWS,
+  type PayableWithdrawal,
   ListStatementLinesForReportQuery,
   MAX_REPORT_LINES,
   type ReconciliationSummary,
@@ -139,5 +142,45 @@ export class ListStatementLinesForReportHandler implements IQueryHandler<ListSta
     }
     // Oldest first in a report.
     return page.items.reverse();
+  }
+}
+
+/** Approved withdrawals of Turkish days [from, to] (by approval time), optionally of one beneficiary bank. */
+@QueryHandler(ListApprovedWithdrawalsQuery)
+export class ListApprovedWithdrawalsHandler implements IQueryHandler<ListApprovedWithdrawalsQuery> {
+  constructor(@Inject(SQL_DATABASE) private readonly db: SqlDatabase) {}
+
+  async execute({ input }: ListApprovedWithdrawalsQuery): Promise<PayableWithdrawal[]> {
+    const { rows } = await this.db.query<{
+      number: string;
+      external_id: string;
+      iban: string;
+      name: string;
+      amount: string;
+      approved_at: string;
+    }>(
+      `select number::text, external_id, iban, customer->>'fullName' as name, amount_kurus::text as amount,
+              to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as approved_at
+       from rm_transactions
+       where type = 'withdrawal' and state = 'approved' and iban is not null
+         and ((updated_at at time zone 'UTC') + interval '3 hours')::date between $1::date and $2::date
+         and ($3::text is null or substring(iban from 5 for 5) = $3)
+       order by updated_at, number limit ${MAX_PAYMENT_FILE_ROWS + 1}`,
+      [input.from, input.to, input.bankCode ?? null],
+    );
+    if (rows.length > MAX_PAYMENT_FILE_ROWS) {
+      throw new DomainError(
+        'validation_failed',
+        `more than ${MAX_PAYMENT_FILE_ROWS} withdrawals: ask for a shorter range`,
+      );
+    }
+    return rows.map((r) => ({
+      number: Number(r.number),
+      externalId: r.external_id,
+      iban: r.iban,
+      name: r.name,
+      amountKurus: r.amount,
+      approvedAt: r.approved_at,
+    }));
   }
 }

@@ -48,6 +48,17 @@ export class ReconciliationController {
     return body;
   }
 
+  /** A bulk payment file of approved withdrawals (per beneficiary bank with ?bankCode=, in a layout). */
+  @Get(panelPaths('reconciliation/withdrawals/payment-file.csv'))
+  @RequirePermission('reconciliation.import')
+  async paymentFile(@Query() query: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { body, filename } = await this.reconciliation.paymentFile(query);
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${filename}"`);
+    reply.header('cache-control', 'no-store');
+    return body;
+  }
+
   @Get(panelPaths('reconciliation/lines'))
   @RequirePermission('reconciliation.view')
   list(@Query() query: unknown) {

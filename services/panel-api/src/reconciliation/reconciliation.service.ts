@@ -7,6 +7,10 @@ import {
   GetReconciliationSettingsQuery,
   GetReconciliationSummaryQuery,
   ListStatementLinesForReportQuery,
+  ListApprovedWithdrawalsQuery,
+  PaymentFileLayoutSchema,
+  PaymentFileQuerySchema,
+  paymentFileCsv,
   ReconciliationRangeQuerySchema,
   reconciliationToCsv,
   type ReconciliationSummary,
@@ -120,6 +124,20 @@ export class ReconciliationService {
     const range = parseBody(ReconciliationRangeQuerySchema, query ?? {});
     const lines = await this.queries.execute(new ListStatementLinesForReportQuery({ bankAccountId: id, ...range }));
     return { body: reconciliationToCsv(lines), filename: `reconciliation-${id}-${range.from}-${range.to}.csv` };
+  }
+
+  async paymentFile(query: unknown): Promise<{ body: string; filename: string }> {
+    const input = parseBody(PaymentFileQuerySchema, query ?? {});
+    const rows = await this.queries.execute(
+      new ListApprovedWithdrawalsQuery({
+        from: input.from,
+        to: input.to,
+        ...(input.bankCode ? { bankCode: input.bankCode } : {}),
+      }),
+    );
+    const layout = input.layout ?? PaymentFileLayoutSchema.parse({});
+    const bank = input.bankCode ? `-${input.bankCode}` : '';
+    return { body: paymentFileCsv(rows, layout), filename: `payments${bank}-${input.from}-${input.to}.csv` };
   }
 
   private lineId(id: string): string {
