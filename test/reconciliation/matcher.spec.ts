@@ -1,5 +1,9 @@
 import { Matcher, type DepositForMatching } from '../../services/ledger/src/reconciliation/matching/matcher.js';
 import { nameScore, nameTokens } from '../../services/ledger/src/reconciliation/matching/names.js';
+import {
+  WithdrawalMatcher,
+  type WithdrawalForMatching,
+} from '../../services/ledger/src/reconciliation/matching/withdrawal-matcher.js';
 import { findReferences } from '../../services/ledger/src/reconciliation/matching/references.js';
 import { generateDay, scoreDay } from '../../bench/reconciliation-day.mjs';
 
@@ -107,5 +111,33 @@ describe('matching', () => {
     expect(result.wrongStrong).toEqual([]);
     expect(result.precision).toBe(1);
     expect(result.recall).toBeGreaterThan(0.6);
+  });
+});
+
+describe('debit lines against approved withdrawals', () => {
+  const w = (number: number, amountKurus: bigint, iban: string): WithdrawalForMatching => ({
+    transactionId: `00000000-0000-4000-9000-${String(number).padStart(12, '0')}`,
+    number,
+    amountKurus,
+    iban,
+    name: 'Ayşe Yılmaz',
+    approvedAtMs: T0,
+    matched: false,
+  });
+  const IBAN_A = 'TR330006100519786457841326';
+  const IBAN_B = 'TR120006200000000000000001';
+  const debit = (description: string, amountKurus: bigint, counterpartyIban?: string) => ({
+    ...line(description, amountKurus),
+    direction: 'debit' as const,
+    ...(counterpartyIban ? { counterpartyIban } : {}),
+  });
+
+  it('links by the payment file reference or by amount + beneficiary IBAN when unique', () => {
+    const m = new WithdrawalMatcher([w(5, 10050n, IBAN_A), w(6, 20000n, IBAN_B), w(7, 20000n, IBAN_B)]);
+    expect(m.assess(debit('TG-5 X', 10050n, IBAN_A)).strong?.number).toBe(5);
+    expect(m.assess(debit('TG-5 X', 10050n, IBAN_A))).toMatchObject({ differences: ['paid_twice'] });
+    expect(m.assess(debit('EFT', 20000n, IBAN_B)).strong).toBeUndefined(); // two such withdrawals
+    expect(m.assess(debit('TG-6', 20000n, IBAN_A))).toMatchObject({ differences: ['third_party'] });
+    expect(m.assess(debit('masraf', 550n))).toMatchObject({ candidates: [], differences: [] });
   });
 });

@@ -425,6 +425,34 @@ describe.each(ENGINES)('reconciliation (%s)', (engine) => {
     expect(await (await file(`&bankCode=00062&layout=${layout}`)).text()).toBe('');
     expect((await file('&bankCode=62')).status).toBe(400);
     expect((await file('&layout=%7B%22columns%22%3A%5B%5D%7D')).status).toBe(400);
+    // The statement's debit line that pays it out (TG-<number> from the file, the beneficiary's IBAN) links by itself.
+    const payout: SyntheticLine = {
+      ref: 'D1',
+      day: DAY,
+      time: nowTime(),
+      direction: 'debit',
+      amountKurus: 10050n,
+      description: `TG-${status.body.id} ${id}`,
+      name: 'Ayşe Yılmaz',
+      iban: VALID_IBAN,
+    };
+    const other: SyntheticLine = {
+      ...payout,
+      ref: 'D2',
+      amountKurus: 10050n,
+      description: 'EFT',
+      iban: 'TR120006200000000000000001',
+    };
+    const imported = await upload(camt([payout, other]), 'format=camt053');
+    expect(imported.body).toMatchObject({ linesNew: 2, debits: 2, debitsLinked: 1 });
+    expect(await lineByRef('D1')).toMatchObject({
+      state: 'matched',
+      decision: 'link',
+      mode: 'auto',
+      number: status.body.id,
+    });
+    expect(await lineByRef('D2')).toMatchObject({ state: 'queued', candidates: [] });
+    expect(await checkMatchInvariants(app.db)).toEqual([]);
     const auditorFile = await fetch(
       `${app.baseUrl}/panel/reconciliation/withdrawals/payment-file.csv?from=${DAY}&to=${DAY}`,
       {

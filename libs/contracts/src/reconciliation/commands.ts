@@ -21,6 +21,8 @@ export interface StatementImportReport {
   /** New credit lines with a strong match waiting for one click (automatic approval is off). */
   strongWaiting: number;
   queued: number;
+  /** New debit lines linked by themselves to the approved withdrawal they pay out. */
+  debitsLinked: number;
   openingBalanceKurus?: string;
   closingBalanceKurus?: string;
   /** An automatic approval refused by the ledger (the deposit moved meanwhile): the line stays queued. */

@@ -15,6 +15,7 @@ import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repos
 import { LineDecisions } from './line-decisions.service.js';
 import { identifyLines, type IdentifiedLine } from './line-identity.js';
 import { Matcher, type Assessment } from './matching/matcher.js';
+import { WithdrawalMatcher } from './matching/withdrawal-matcher.js';
 import {
   MAX_LINES_PER_STATEMENT,
   StatementRefusedError,
@@ -72,8 +73,17 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
         fresh.some((l) => l.line.direction === 'credit') && days[0]
           ? await this.store.depositsForMatching(input.bankAccountId, days[0])
           : [];
+      const withdrawals =
+        fresh.some((l) => l.line.direction === 'debit') && days[0]
+          ? await this.store.withdrawalsForMatching(days[0])
+          : [];
       const matcher = new Matcher(deposits);
-      const assessments = fresh.map((l) => matcher.assess({ lineId: l.lineId, ...l.line }));
+      const payouts = new WithdrawalMatcher(withdrawals);
+      const assessments = fresh.map((l) =>
+        l.line.direction === 'credit'
+          ? matcher.assess({ lineId: l.lineId, ...l.line })
+          : payouts.assess({ lineId: l.lineId, ...l.line }),
+      );
       const importId = randomUUID();
       const events: DomainEvent[] = [
         domainEvent('StatementImported', {
@@ -123,9 +133,30 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
     let autoMatched = 0;
     let strongWaiting = 0;
     const autoFailures: StatementImportReport['autoFailures'] = [];
+    let debitsLinked = 0;
     for (const a of assessments) {
       if (!a.strong) continue;
-      const deposit = byId.get(a.strong.transactionId)!;
+      const deposit = byId.get(a.strong.transactionId);
+      if (!deposit) {
+        // A debit line paying out an approved withdrawal: a link, no money moves.
+        try {
+          await this.decisions.match({
+            lineId: a.lineId,
+            transactionId: a.strong.transactionId,
+            amount: 'requested',
+            allowExpired: false,
+            actor: { source: 'reconciliation' },
+            mode: 'auto',
+            score: a.strong.score,
+            reasons: a.strong.reasons,
+          });
+          debitsLinked += 1;
+        } catch (error) {
+          if (!isDomainError(error)) throw error;
+          autoFailures.push({ lineId: a.lineId, number: a.strong.number, errorCode: error.errorCode });
+        }
+        continue;
+      }
       if (deposit.state !== 'approved' && !autoApprove.has(deposit.infrastructureId)) {
         strongWaiting += 1;
         continue;
@@ -162,6 +193,7 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
       autoMatched,
       strongWaiting,
       queued: credits - autoMatched,
+      debitsLinked,
       ...(parsed.openingBalanceKurus !== undefined
         ? { openingBalanceKurus: parsed.openingBalanceKurus.toString() }
         : {}),

@@ -74,10 +74,17 @@ export class LineDecisions {
 
   private async matchNow(request: MatchRequest): Promise<StatementLineView> {
     const line = await this.queuedLine(request.lineId);
-    if (line.direction !== 'credit') throw new DomainError('validation_failed', 'only a credit line pays a deposit');
     const txn = await this.repository.loadTransaction(request.transactionId);
-    if (!txn || txn.view.type !== 'deposit') throw new DomainError('transaction_not_found', 'no such deposit');
-    if (txn.view.bankAccount?.bankAccountId !== line.bankAccountId) {
+    if (line.direction === 'debit') {
+      // A debit line pays out a withdrawal: only an approved one, and only as a link.
+      if (!txn || txn.view.type !== 'withdrawal') throw new DomainError('transaction_not_found', 'no such withdrawal');
+      if (txn.view.state !== 'approved') {
+        throw new DomainError('invalid_state_transition', `TG-${txn.view.number} is not approved: approve it first`);
+      }
+    } else if (!txn || txn.view.type !== 'deposit') {
+      throw new DomainError('transaction_not_found', 'no such deposit');
+    }
+    if (txn.view.type === 'deposit' && txn.view.bankAccount?.bankAccountId !== line.bankAccountId) {
       throw new DomainError('validation_failed', `TG-${txn.view.number} was paid into another account`);
     }
     const other = await this.store.matchedLineOf(request.transactionId);

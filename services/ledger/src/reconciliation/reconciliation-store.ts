@@ -3,6 +3,7 @@ import type { LineDifference, MatchCandidate, ReconciliationSummary, StatementLi
 import { SQL_DATABASE, type GlobalPosition, type SqlDatabase } from '@transfergate/event-store';
 import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
 import type { DepositForMatching } from './matching/matcher.js';
+import type { WithdrawalForMatching } from './matching/withdrawal-matcher.js';
 
 /** Ids per query when asking which lines exist: one JSON parameter of a few hundred KB at most. */
 const ID_CHUNK = 10_000;
@@ -92,6 +93,37 @@ export class ReconciliationStore {
       expiresAtMs: r.expires_ms === null ? Number.MAX_SAFE_INTEGER : Number(r.expires_ms),
       matched: r.matched,
       infrastructureId: r.infrastructure_id,
+    }));
+  }
+
+  /** Approved withdrawals since a moment (a debit line pays one out), with whether a line claims each. */
+  async withdrawalsForMatching(firstDay: string): Promise<WithdrawalForMatching[]> {
+    const since = new Date(Date.parse(`${firstDay}T00:00:00+03:00`) - LOOKBACK_DAYS * 86_400_000).toISOString();
+    const { rows } = await this.db.query<{
+      transaction_id: string;
+      number: string;
+      amount_kurus: string;
+      iban: string;
+      name: string | null;
+      approved_ms: string;
+      matched: boolean;
+    }>(
+      `select t.transaction_id::text, t.number::text, t.amount_kurus::text, t.iban, t.customer->>'fullName' as name,
+              (extract(epoch from t.updated_at) * 1000)::bigint::text as approved_ms,
+              exists (select 1 from rm_statement_line_status s
+                      where s.transaction_id = t.transaction_id and s.state = 'matched') as matched
+       from rm_transactions t
+       where t.type = 'withdrawal' and t.state = 'approved' and t.iban is not null and t.updated_at >= $1::timestamptz`,
+      [since],
+    );
+    return rows.map((r) => ({
+      transactionId: r.transaction_id,
+      number: Number(r.number),
+      amountKurus: BigInt(r.amount_kurus),
+      iban: r.iban.replace(/\s+/g, '').toUpperCase(),
+      name: r.name ?? '',
+      approvedAtMs: Number(r.approved_ms),
+      matched: r.matched,
     }));
   }
 

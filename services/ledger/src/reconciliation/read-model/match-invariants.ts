@@ -9,8 +9,8 @@ export interface MatchViolation {
 /**
  * Statement matches, checked by the replay on its rebuilt copy like the ledger's invariants:
  *  1. a deposit is matched to at most one statement line;
- *  2. a matched line's deposit is a deposit of the line's own receiving account, and approved;
- *  3. a matched line is a credit.
+ *  2. a matched credit line's transaction is an approved deposit of the line's own receiving account;
+ *  3. a matched debit line's transaction is an approved withdrawal.
  */
 export async function checkMatchInvariants(db: SqlExecutor): Promise<MatchViolation[]> {
   const violations: MatchViolation[] = [];
@@ -32,11 +32,12 @@ export async function checkMatchInvariants(db: SqlExecutor): Promise<MatchViolat
      from rm_statement_line_status s
      join rm_statement_lines l on l.line_id = s.line_id
      left join rm_transactions t on t.transaction_id = s.transaction_id
-     where s.state = 'matched' and (t.transaction_id is null or t.type <> 'deposit' or t.state <> 'approved'
-       or t.bank_account_id is distinct from s.bank_account_id or l.direction <> 'credit')`,
+     where s.state = 'matched' and (t.transaction_id is null or t.state <> 'approved'
+       or (l.direction = 'credit' and (t.type <> 'deposit' or t.bank_account_id is distinct from s.bank_account_id))
+       or (l.direction = 'debit' and t.type <> 'withdrawal'))`,
   );
   for (const row of wrong.rows) {
-    violations.push({ invariant: 'match_is_approved_deposit', subject: `line:${row.line_id}`, detail: row.detail });
+    violations.push({ invariant: 'match_is_approved_transaction', subject: `line:${row.line_id}`, detail: row.detail });
   }
   return violations;
 }
