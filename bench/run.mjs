@@ -18,6 +18,9 @@
 //      BENCH_REPLAY_EVENTS (events of the replay phase, default 1,000,000; 0 skips it).
 // 5. replay (bench/replay-phase.mjs): events/s of `transfergate replay` over generated ledger events on
 //    PostgreSQL beside the raw read of the same rows, same run.
+// 6. reconciliation (bench/reconciliation-phase.mjs, also runnable alone): statement lines imported and
+//    matched per second (BENCH_RECON_LINES, default 100,000, against BENCH_RECON_DEPOSITS, default
+//    50,000 open deposits; BENCH_RECON=0 skips the phase) and the automatic match precision/recall.
 import os from 'node:os';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,6 +37,7 @@ import { LOAD, SCENARIOS, measure, round } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { measureAppends } from './event-store-phase.mjs';
 import { measureReplay } from './replay-phase.mjs';
+import { measureReconciliation } from './reconciliation-phase.mjs';
 import { measureDistributed } from './distributed-phase.mjs';
 import {
   CALLBACK_FAIL_SHARE,
@@ -675,6 +679,22 @@ async function main() {
     );
   }
 
+  if (process.env.BENCH_RECON !== '0') {
+    log('6. reconciliation: the matcher alone, then a statement imported and matched end to end (PostgreSQL) ...');
+    results.reconciliation = await measureReconciliation({ log });
+    const m = results.reconciliation.matcher;
+    const e = results.reconciliation.endToEnd;
+    console.log(
+      `\nreconciliation: matcher ${m[50000].usPerLine} µs/line at 50,000 deposits (×${m.perLineRatio50kOver5k} of 5,000: linear), ` +
+        `precision ${m[50000].precision}, recall ${round(m[50000].recall, 3)}` +
+        (e
+          ? ` | end to end ${fmt(e.lines)} lines against ${fmt(e.deposits)} open deposits: ${fmt(e.linesPerSecond)} lines/s, ` +
+            `precision ${e.precision}, recall ${e.recall}`
+          : '') +
+        '\n',
+    );
+  }
+
   results.finishedAt = new Date().toISOString();
   results.wallSeconds = round((Date.now() - started) / 1000, 1);
   results.machine.loadAvgAtEnd = os.loadavg().map((v) => round(v, 2));
@@ -726,6 +746,13 @@ async function main() {
             `${cb(e).attempts} (${round(cb(e).attemptsPerCallback, 2)}) / ${cb(e).delivered} of ${cb(e).n} (${round(cb(e).deliveredShare * 100, 1)}%)`,
         ),
       ],
+    );
+  }
+  if (results.reconciliation?.endToEnd) {
+    const e = results.reconciliation.endToEnd;
+    rows.push(
+      [`statement lines imported + matched/s (${fmt(e.lines)} vs ${fmt(e.deposits)})`, '-', fmt(e.linesPerSecond)],
+      ['automatic matches precision / recall', '-', `${e.precision} / ${e.recall}`],
     );
   }
   if (results.replay) {

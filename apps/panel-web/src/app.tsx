@@ -11,6 +11,7 @@ import { i18nProvider } from './i18n/i18n-provider';
 import { PanelLayout } from './layout/panel-layout';
 import { resources as logResources, viewPermissions as logViewPermissions } from './resources/logs/index';
 import { resources as recordResources, viewPermissions as recordViewPermissions } from './resources/records/index';
+import { reconciliationResource } from './resources/reconciliation/index';
 import { TransactionQueue } from './resources/transactions/transaction-queue';
 import { TransactionShow } from './resources/transactions/transaction-show';
 import type { PanelResource } from './resources/types';
@@ -77,6 +78,7 @@ export function App() {
             options={{ label: 'tg.tx.withdrawals' }}
           />
         ) : null,
+        can(permissions, 'reconciliation.view') ? <Resource key="reconciliation" {...reconciliationResource} /> : null,
         ...visibleResources(recordResources, permissions),
         ...visibleResources(logResources, permissions),
         <CustomRoutes key="custom">

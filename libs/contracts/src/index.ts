@@ -8,3 +8,4 @@ export * from './iban/index.js';
 export * from './queries/index.js';
 export * from './openapi/index.js';
 export * from './panel/index.js';
+export * from './reconciliation/index.js';

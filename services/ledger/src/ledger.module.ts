@@ -40,6 +40,7 @@ import { DashboardHandler } from './queries/records-dashboard.handler.js';
 import { GetApiSettingsHandler } from './queries/settings-api.handler.js';
 import { AuditLogHandler } from './queries/audit-log.handler.js';
 import { GetMerchantStatementHandler } from './queries/statement/statement.handler.js';
+import { RECONCILIATION_LEDGER_PROVIDERS } from './reconciliation/reconciliation.feature.js';
 
 /**
  * The ledger service: owns every aggregate and command handler, is the only writer of events, and
@@ -78,6 +79,7 @@ import { GetMerchantStatementHandler } from './queries/statement/statement.handl
     ...RECORDS_QUERY_HANDLERS,
     ...SETTINGS_LEDGER_PROVIDERS,
     GetApiSettingsHandler,
+    ...RECONCILIATION_LEDGER_PROVIDERS,
     DashboardHandler,
     AuditLogHandler,
     ...PANEL_TRANSACTION_QUERY_HANDLERS,

@@ -18,6 +18,9 @@ import { WebhookLogController } from './webhooks/webhook-log.controller.js';
 import { PanelDashboardController } from './dashboard/panel-dashboard.controller.js';
 import { StatementsController } from './statements/statements.controller.js';
 import { StatementsService } from './statements/statements.service.js';
+import { ReconciliationController } from './reconciliation/reconciliation.controller.js';
+import { ReconciliationService } from './reconciliation/reconciliation.service.js';
+import { StatementUploadParser } from './reconciliation/statement-upload.parser.js';
 
 /**
  * The operator side: auth (JWT + refresh rotation, 2FA), RBAC, back-office records and the
@@ -34,6 +37,7 @@ import { StatementsService } from './statements/statements.service.js';
     WebhookLogController,
     PanelDashboardController,
     StatementsController,
+    ReconciliationController,
   ],
   providers: [
     OperatorDirectory,
@@ -46,6 +50,8 @@ import { StatementsService } from './statements/statements.service.js';
     ...TRANSACTION_PROVIDERS,
     ...BACK_OFFICE_PROVIDERS,
     StatementsService,
+    ReconciliationService,
+    StatementUploadParser,
   ],
   exports: [PanelAuthGuard, OperatorDirectory, SessionTokens],
 })

@@ -6,6 +6,8 @@ import { clearSession, readSession, saveSession } from './session';
 export interface PanelFetchInit {
   method?: string;
   body?: unknown;
+  /** A file sent as it is (application/octet-stream): statement uploads. */
+  rawBody?: Blob;
   query?: Record<string, string | number | undefined>;
 }
 
@@ -52,15 +54,19 @@ function urlOf(path: string, query: PanelFetchInit['query']): string {
 
 async function send(url: string, init: PanelFetchInit): Promise<Response> {
   const session = readSession();
-  const hasBody = init.body !== undefined;
+  const hasBody = init.body !== undefined || init.rawBody !== undefined;
   return fetch(url, {
     method: init.method ?? (hasBody ? 'POST' : 'GET'),
     headers: {
       accept: 'application/json',
-      ...(hasBody ? { 'content-type': 'application/json' } : {}),
+      ...(init.rawBody !== undefined
+        ? { 'content-type': 'application/octet-stream' }
+        : hasBody
+          ? { 'content-type': 'application/json' }
+          : {}),
       ...(session ? { authorization: `Bearer ${session.accessToken}` } : {}),
     },
-    ...(hasBody ? { body: JSON.stringify(init.body) } : {}),
+    ...(init.rawBody !== undefined ? { body: init.rawBody } : hasBody ? { body: JSON.stringify(init.body) } : {}),
   });
 }
 

@@ -3,13 +3,27 @@ import englishMessages from 'ra-language-english';
 import { mergeTranslations, type TranslationMessages } from 'react-admin';
 import { messages as logMessages } from '../resources/logs/index';
 import { messages as recordMessages } from '../resources/records/index';
+import { messages as reconciliationMessages } from '../resources/reconciliation/index';
 import { appEn, appTr } from './app-messages';
 import { currentLocale, setCurrentLocale, type UiLocale } from './current-locale';
 import { raTurkish } from './ra-turkish';
 
-const english = mergeTranslations(englishMessages, appEn, recordMessages.en, logMessages.en) as TranslationMessages;
+const english = mergeTranslations(
+  englishMessages,
+  appEn,
+  recordMessages.en,
+  logMessages.en,
+  reconciliationMessages.en,
+) as TranslationMessages;
 // Turkish on top of English: a key nobody translated yet shows in English, never as a raw key.
-const turkish = mergeTranslations(english, raTurkish, appTr, recordMessages.tr, logMessages.tr) as TranslationMessages;
+const turkish = mergeTranslations(
+  english,
+  raTurkish,
+  appTr,
+  recordMessages.tr,
+  logMessages.tr,
+  reconciliationMessages.tr,
+) as TranslationMessages;
 
 const catalogues: Record<UiLocale, TranslationMessages> = { en: english, tr: turkish };
 

@@ -37,6 +37,10 @@ export const ERROR_CODES = {
   transaction_final: 422,
   /** An upstream webhook approved a different amount than the transaction's: held for an operator. */
   amount_mismatch: 422,
+  /** A bank statement file refused whole (unreadable, wrong account, a bad line): `details.problems` says why. */
+  statement_refused: 422,
+  /** A statement line already matched or dismissed, or a deposit already matched to another line. */
+  line_decided: 409,
   rate_limited: 429,
   no_receiving_account: 503,
   unavailable: 503,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as tx from './transaction-events.js';
 import * as ledger from './ledger-events.js';
 import * as config from './config-events.js';
+import * as recon from '../reconciliation/events.js';
 
 /** Every event type with its current schema version and payload schema: the one catalogue. */
 export const EVENT_CATALOG = {
@@ -31,6 +32,13 @@ export const EVENT_CATALOG = {
   ProviderDeleted: { version: 1, schema: config.ProviderDeletedV1 },
   ProviderSecretRevealed: { version: 1, schema: config.ProviderSecretRevealedV1 },
   ApiSettingsConfigured: { version: 1, schema: config.ApiSettingsConfiguredV1 },
+  StatementImported: { version: 1, schema: recon.StatementImportedV1 },
+  StatementLineImported: { version: 1, schema: recon.StatementLineImportedV1 },
+  StatementLineAssessed: { version: 1, schema: recon.StatementLineAssessedV1 },
+  StatementLineMatched: { version: 1, schema: recon.StatementLineMatchedV1 },
+  StatementMatchClaimed: { version: 1, schema: recon.StatementMatchClaimedV1 },
+  StatementLineDismissed: { version: 1, schema: recon.StatementLineDismissedV1 },
+  ReconciliationSettingsConfigured: { version: 1, schema: recon.ReconciliationSettingsConfiguredV1 },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -61,4 +69,9 @@ export const STREAMS = {
   /** Keyed by sha256 of the lower-cased GUID: one request per OperationGuid and provider. */
   operationGuid: (providerId: string, guidHash: string) => `operation-guid-${providerId}-${guidHash}`,
   providerSecretAccess: (providerId: string) => `provider-secret-access-${providerId}`,
+  /** A receiving account's statement lines and every decision on them. */
+  bankStatement: (bankAccountId: string) => `bank-statement-${bankAccountId}`,
+  /** Claims a deposit for one statement line (no_stream): never matched twice. */
+  statementMatch: (transactionId: string) => `statement-match-${transactionId}`,
+  reconciliationSettings: (infrastructureId: string) => `reconciliation-settings-${infrastructureId}`,
 } as const;

@@ -388,6 +388,8 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   transaction_final: 'the transaction is already final',
   operation_guid_reused: 'this OperationGuid was already used for another request: use a new GUID per request',
   amount_mismatch: "the paid amount differs from the transaction's: not approved, held for an operator",
+  statement_refused: 'statement refused: row 14: not an amount: "1.500,001"',
+  line_decided: 'the statement line is matched already',
   rate_limited: 'rate limit of 600 requests per minute reached; retry after 1 minute',
   no_receiving_account: 'no receiving bank account can take this amount now',
   unavailable: 'service unavailable',

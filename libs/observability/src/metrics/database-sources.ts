@@ -39,6 +39,16 @@ export class DatabaseScrapeSources implements ScrapeSources {
     return rows.map((row) => ({ outcome: row.outcome, trigger: row.trigger, count: Number(row.n) }));
   }
 
+  async statementLineCounts() {
+    if (!(await this.tableExists('rm_statement_line_status'))) return [];
+    const { rows } = await this.db.query<{ state: string; mode: string; n: string }>(
+      `select s.state, coalesce(s.record->>'mode', 'none') as mode, count(*)::text as n
+       from rm_statement_line_status s join rm_statement_lines l on l.line_id = s.line_id
+       where l.direction = 'credit' group by 1, 2`,
+    );
+    return rows.map((row) => ({ state: row.state, mode: row.mode, count: Number(row.n) }));
+  }
+
   consumerLag(): Promise<ConsumerLag[]> {
     this.lagReading ??= this.readConsumerLag().finally(() => (this.lagReading = undefined));
     return this.lagReading;

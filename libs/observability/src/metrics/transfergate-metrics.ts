@@ -19,6 +19,8 @@ export interface ScrapeSources {
   transactionCounts(): Promise<Array<{ form: string; type: string; state: string; count: number }>>;
   callbackAttemptCounts(): Promise<Array<{ outcome: string; trigger: string; count: number }>>;
   consumerLag(): Promise<Array<{ consumer: string; lagEvents: number; lagSeconds: number }>>;
+  /** Imported credit lines of bank statements by state and, when matched, how (auto/operator). */
+  statementLineCounts?(): Promise<Array<{ state: string; mode: string; count: number }>>;
 }
 
 /**
@@ -78,6 +80,19 @@ export class TransfergateMetrics {
         this.reset();
         for (const row of (await sources()?.callbackAttemptCounts()) ?? []) {
           this.inc({ outcome: row.outcome, trigger: row.trigger }, row.count);
+        }
+      },
+    });
+    // Reconciliation: the queue (state="queued") and the automatic match rate (mode="auto" over all).
+    new Gauge({
+      name: 'transfergate_statement_credit_lines',
+      help: 'Credit lines of imported bank statements by state (queued, matched, dismissed) and match mode',
+      labelNames: ['state', 'mode'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const row of (await sources()?.statementLineCounts?.()) ?? []) {
+          this.set({ state: row.state, mode: row.mode }, row.count);
         }
       },
     });

@@ -81,6 +81,11 @@ export class LedgerRepository {
     return first?.data;
   }
 
+  /** Every event's data of a (short) stream, in order. */
+  async readAllData(streamId: string): Promise<unknown[]> {
+    return (await this.store.readStream(streamId)).map((e) => e.data);
+  }
+
   async nextTransactionNumber(): Promise<number> {
     const { rows } = await this.db.query<{ n: string }>(`select nextval('txn_number_seq')::text as n`);
     return Number(rows[0]!.n);

@@ -1,6 +1,7 @@
 import { EVENT_CATALOG, STREAMS, type EventData, type EventType, type Transfer } from '@transfergate/contracts';
 import type { RecordedEvent, SqlExecutor } from '@transfergate/event-store';
 import { evolve, type TransactionAggregate } from '../domain/transaction.js';
+import { RECORD_COLUMN_TYPES, reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
 
 /**
  * Applies events to the read models. Runs inside the consumer's transaction together with the
@@ -25,6 +26,12 @@ async function projectEvent(batch: ProjectionBatch, event: RecordedEvent): Promi
   if (record) {
     const [key, columns] = record.row(event.data);
     return upsert(tx, record.table, record.keyColumn, key, columns, record.parse(event.data), event);
+  }
+  const reconciliation = reconciliationRow(event);
+  if (reconciliation) {
+    // A statement import brings thousands of lines at once: gathered and written per table at the flush.
+    batch.addRecord(reconciliation.table, reconciliation.keyColumn, rowColumns(reconciliation, event.createdAt));
+    return;
   }
   switch (event.type) {
     case 'TransfersPosted':
@@ -170,6 +177,8 @@ class ProjectionBatch {
   private newTransfers: TransferRow[] = [];
   /** account → column → delta (kuruş); every account touched gets its row, as one upsert each did. */
   private readonly balances = new Map<string, Map<BalanceColumn, bigint>>();
+  /** Record rows of the reconciliation tables: table → key → columns (last write of the batch wins). */
+  private readonly records = new Map<string, { keyColumn: string; rows: Map<string, Record<string, unknown>> }>();
   /** `bankAccountId|day` → delta of the day's issued volume. */
   private readonly daily = new Map<string, { bankAccountId: string; day: string; deltaKurus: bigint }>();
 
@@ -227,6 +236,14 @@ class ProjectionBatch {
     columns.set(column, (columns.get(column) ?? 0n) + deltaKurus);
   }
 
+  addRecord(table: string, keyColumn: string, columns: Record<string, unknown>): void {
+    let known = this.records.get(table);
+    if (!known) this.records.set(table, (known = { keyColumn, rows: new Map() }));
+    const key = String(columns[keyColumn]);
+    known.rows.delete(key);
+    known.rows.set(key, columns);
+  }
+
   addDailyIssued(bankAccountId: string, day: string, deltaKurus: bigint): void {
     const key = `${bankAccountId}|${day}`;
     const known = this.daily.get(key);
@@ -255,6 +272,29 @@ class ProjectionBatch {
     await this.flushTransfers();
     await this.flushBalances();
     await this.flushDaily();
+    await this.flushRecords();
+  }
+
+  private async flushRecords(): Promise<void> {
+    for (const [table, { keyColumn, rows }] of this.records) {
+      const types = RECORD_COLUMN_TYPES[table];
+      if (!types) throw new Error(`projection: no column types for ${table}`);
+      const columns = Object.keys(types);
+      const all = [...rows.values()];
+      for (let i = 0; i < all.length; i += RECORD_FLUSH_ROWS) {
+        await this.tx.query(
+          `insert into ${table} (${columns.join(', ')})
+           select ${columns.join(', ')} from jsonb_to_recordset($1::jsonb)
+             as x(${columns.map((c) => `${c} ${types[c]}`).join(', ')})
+           on conflict (${keyColumn}) do update set ${columns
+             .filter((c) => c !== keyColumn)
+             .map((c) => `${c} = excluded.${c}`)
+             .join(', ')}`,
+          [JSON.stringify(all.slice(i, i + RECORD_FLUSH_ROWS))],
+        );
+      }
+    }
+    this.records.clear();
   }
 
   private async flushTransactions(): Promise<void> {
@@ -366,6 +406,9 @@ class ProjectionBatch {
     );
   }
 }
+
+/** Rows per multi-row upsert of record tables (one JSON parameter of a few MB at most). */
+const RECORD_FLUSH_ROWS = 5_000;
 
 /** The date (UTC+3, Turkey has no DST) of an event's ISO UTC time, as the SQL day of the same instant. */
 function turkishBusinessDay(isoUtc: string): string {

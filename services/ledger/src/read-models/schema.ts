@@ -1,3 +1,5 @@
+import { RECONCILIATION_SCHEMA } from '../reconciliation/read-model/schema.js';
+
 /**
  * Read models projected from the event stream. Everything here can be dropped and rebuilt by
  * replaying the store (the replay tool does exactly that into a scratch schema).
@@ -83,4 +85,4 @@ create table if not exists rm_operators (
 create table if not exists rm_settings (
   name text primary key, record jsonb not null, updated_by text, updated_at timestamptz not null
 );
-`;
+${RECONCILIATION_SCHEMA}`;

@@ -1,5 +1,6 @@
 import { EVENT_CATALOG, type Transfer, type TransactionState, type TransactionView } from '@transfergate/contracts';
 import type { AuditRow, RecordedEvent, SqlExecutor } from '@transfergate/event-store';
+import { reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
 import { evolve, isFinal, type TransactionAggregate } from '../domain/transaction.js';
 import { projectEvents } from '../read-models/projector.js';
 
@@ -334,6 +335,21 @@ export class MemoryProjection {
   private apply(event: RecordedEvent): Promise<void> | undefined {
     if (event.streamId.startsWith('txn-')) {
       this.applyTransaction(event);
+      return undefined;
+    }
+    const reconciliation = reconciliationRow(event);
+    if (reconciliation) {
+      // The projector's own row (reconciliation/read-model/projection.ts), kept like a captured upsert.
+      const row = rowColumns(reconciliation, event.createdAt);
+      const upsert = {
+        table: reconciliation.table,
+        keyColumn: reconciliation.keyColumn,
+        columns: Object.keys(row),
+        values: Object.values(row).map(asText),
+      };
+      const key = `${upsert.table}\u0000${upsert.values[0]}`;
+      this.records.delete(key);
+      this.records.set(key, upsert);
       return undefined;
     }
     switch (event.type) {
@@ -674,7 +690,8 @@ async function columnTypes(tx: SqlExecutor): Promise<ColumnTypes> {
      from pg_attribute a join pg_class c on c.oid = a.attrelid
      where c.oid in (select to_regclass(name) from unnest(array['rm_transactions', 'rm_transfers', 'rm_balances',
        'rm_bank_account_daily', 'rm_infrastructures', 'rm_merchants', 'rm_providers', 'rm_bank_accounts', 'rm_roles',
-       'rm_operators', 'rm_settings']) as name)
+       'rm_operators', 'rm_settings', 'rm_statement_imports', 'rm_statement_lines', 'rm_statement_line_status',
+       'rm_reconciliation_settings']) as name)
        and a.attnum > 0 and not a.attisdropped`,
   );
   return new Map(rows.map((r) => [`${r.t}.${r.c}`, r.type]));

@@ -15,6 +15,7 @@ import {
 } from '@transfergate/event-store';
 import { checkCallbackRecords } from '../invariants/callback-records.js';
 import { checkLedgerInvariants, type InvariantViolation } from '../invariants/check-invariants.js';
+import { checkMatchInvariants } from '../reconciliation/read-model/match-invariants.js';
 import { LEDGER_PROJECTION, projectEvents } from '../read-models/projector.js';
 import { MemoryProjection } from './memory-projection.js';
 import { diffReadModels, type DiffResult } from './read-model-diff.js';
@@ -202,7 +203,11 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
         ? { skipped: true, reason: 'not requested' }
         : { skipped: false, ...(await diffReadModels(db, liveSchema, scratch.name, merchant?.merchantId)) };
     const invariants = await scratch.run(async (tx) => {
-      const found = [...(await checkLedgerInvariants(tx)), ...(await checkCallbackRecords(tx))];
+      const found = [
+        ...(await checkLedgerInvariants(tx)),
+        ...(await checkCallbackRecords(tx)),
+        ...(await checkMatchInvariants(tx)),
+      ];
       return merchant ? narrowViolations(tx, found, merchant.merchantId) : found;
     }, liveSchema);
     const balances = await scratch.run((tx) => merchantBalances(tx, merchant?.merchantId));

@@ -29,6 +29,10 @@ export const PERMISSIONS = {
   'audit.view': 'Query the audit log of operator actions',
   'callbacks.view': 'See the callback and webhook logs',
   'callbacks.resend': 'Resend a callback',
+  'reconciliation.view': 'See imported bank statements, the reconciliation queue and its setting',
+  'reconciliation.import': 'Import bank statements of receiving accounts',
+  'reconciliation.decide': 'Match statement lines to deposits (also needs transactions.approve) or dismiss them',
+  'reconciliation.manage': 'Turn automatic approval of strong statement matches on or off per infrastructure',
   'secrets.view': 'See request signatures and hashes (SecurityKey, hash, signature) in histories and callback logs',
 } as const;
 
@@ -52,11 +56,17 @@ export const BUILT_IN_ROLES: Record<string, readonly Permission[]> = {
     'bank_accounts.view',
     'callbacks.view',
     'callbacks.resend',
+    'reconciliation.view',
+    'reconciliation.import',
+    'reconciliation.decide',
   ],
   finance: [
     ...VIEW.filter((p) => p !== 'operators.view' && p !== 'roles.view'),
     'transactions.approve_expired',
     'bank_accounts.manage',
+    'reconciliation.import',
+    'reconciliation.decide',
+    'reconciliation.manage',
   ],
   auditor: VIEW,
 };

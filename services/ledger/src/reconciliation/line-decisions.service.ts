@@ -1,0 +1,244 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  ApproveTransactionCommand,
+  ChangeAmountCommand,
+  DomainError,
+  STREAMS,
+  domainEvent,
+  type ActorRef,
+  type LineDifference,
+  type StatementLineView,
+} from '@transfergate/contracts';
+import { WrongExpectedVersionError } from '@transfergate/event-store';
+import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
+import { LedgerRepository } from '../persistence/ledger-repository.js';
+import { ReconciliationStore } from './reconciliation-store.js';
+
+export interface MatchRequest {
+  lineId: string;
+  transactionId: string;
+  amount: 'requested' | 'received';
+  allowExpired: boolean;
+  actor: ActorRef;
+  mode: 'auto' | 'operator';
+  score?: number;
+  reasons?: string[];
+}
+
+const by = (actor: ActorRef) => ({
+  source: actor.source,
+  ...(actor.operatorId ? { operatorId: actor.operatorId } : {}),
+});
+
+/**
+ * Matching a statement line to a deposit, and dismissing one. A match approves the deposit through
+ * the very commands an operator's approve button sends (ChangeAmount first when the received amount
+ * is chosen: the requested amount stays in the history, the callback carries the received one), so
+ * the ledger postings, the callback and the audit follow as for any approval. Then the line's
+ * match and the deposit's claim are appended together: the claim stream exists once, so a deposit
+ * is never matched to two lines, whatever races.
+ */
+@Injectable()
+export class LineDecisions {
+  constructor(
+    private readonly repository: LedgerRepository,
+    private readonly store: ReconciliationStore,
+    private readonly commands: CommandBus,
+  ) {}
+
+  /**
+   * Decisions on one line run one at a time in this process: two operators matching the same line to
+   * two deposits must not approve both (the second is refused as decided before it approves).
+   * Across ledger processes the line's stream version still refuses the second decision, but
+   * only after its approval (README, Reconciliation: not done).
+   */
+  private readonly running = new Map<string, Promise<unknown>>();
+
+  private serially<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = this.running.get(key) ?? Promise.resolve();
+    const next = before.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.running.set(key, settled);
+    void settled.then(() => {
+      if (this.running.get(key) === settled) this.running.delete(key);
+    });
+    return next;
+  }
+
+  match(request: MatchRequest): Promise<StatementLineView> {
+    return this.serially(`line:${request.lineId}`, () =>
+      this.serially(`txn:${request.transactionId}`, () => this.matchNow(request)),
+    );
+  }
+
+  private async matchNow(request: MatchRequest): Promise<StatementLineView> {
+    const line = await this.queuedLine(request.lineId);
+    const txn = await this.repository.loadTransaction(request.transactionId);
+    if (line.direction === 'debit') {
+      // A debit line pays out a withdrawal: only an approved one, and only as a link.
+      if (!txn || txn.view.type !== 'withdrawal') throw new DomainError('transaction_not_found', 'no such withdrawal');
+      if (txn.view.state !== 'approved') {
+        throw new DomainError('invalid_state_transition', `TG-${txn.view.number} is not approved: approve it first`);
+      }
+    } else if (!txn || txn.view.type !== 'deposit') {
+      throw new DomainError('transaction_not_found', 'no such deposit');
+    }
+    if (txn.view.type === 'deposit' && txn.view.bankAccount?.bankAccountId !== line.bankAccountId) {
+      throw new DomainError('validation_failed', `TG-${txn.view.number} was paid into another account`);
+    }
+    const other = await this.store.matchedLineOf(request.transactionId);
+    if (other) {
+      throw new DomainError(
+        'line_decided',
+        `TG-${txn.view.number} is matched to another line: dismiss this one (paid twice)`,
+        {
+          lineId: other,
+        },
+      );
+    }
+    const lineAmount = BigInt(line.amountKurus);
+    const requested = txn.view.amountKurus;
+    const differences = differencesOf(lineAmount, BigInt(requested), txn.view.state, line);
+    let decision: 'approve' | 'approve_received' | 'link';
+    if (txn.view.state === 'approved') {
+      decision = 'link';
+    } else if (txn.view.state === 'rejected') {
+      throw new DomainError('invalid_state_transition', `TG-${txn.view.number} was rejected: dismiss the line instead`);
+    } else {
+      if (txn.view.state === 'expired' && !request.allowExpired) {
+        throw new DomainError(
+          'permission_denied',
+          `TG-${txn.view.number} expired: approving it needs transactions.approve_expired`,
+        );
+      }
+      decision = 'approve';
+      if (request.amount === 'received' && lineAmount !== BigInt(requested)) {
+        await this.commands.execute(
+          new ChangeAmountCommand({
+            transactionId: request.transactionId,
+            amountKurus: lineAmount,
+            actor: request.actor,
+          }),
+        );
+        decision = 'approve_received';
+      }
+      await this.commands.execute(
+        new ApproveTransactionCommand({
+          transactionId: request.transactionId,
+          actor: request.actor,
+          ...(request.allowExpired ? { allowExpired: true } : {}),
+        }),
+      );
+    }
+    const matched = domainEvent('StatementLineMatched', {
+      lineId: line.lineId,
+      bankAccountId: line.bankAccountId,
+      transactionId: request.transactionId,
+      number: txn.view.number,
+      mode: request.mode,
+      decision,
+      lineAmountKurus: line.amountKurus,
+      requestedAmountKurus: requested,
+      differences,
+      ...(request.score !== undefined ? { score: request.score } : {}),
+      reasons: request.reasons ?? [],
+      by: by(request.actor),
+    });
+    const claimed = domainEvent('StatementMatchClaimed', {
+      transactionId: request.transactionId,
+      lineId: line.lineId,
+      bankAccountId: line.bankAccountId,
+    });
+    await this.appendDecision(
+      line.bankAccountId,
+      line.lineId,
+      matched,
+      {
+        streamId: STREAMS.statementMatch(request.transactionId),
+        expectedVersion: 'no_stream',
+        events: [claimed],
+      },
+      request.actor,
+    );
+    return (await this.store.line(line.lineId))!;
+  }
+
+  dismiss(lineId: string, reason: string, actor: ActorRef): Promise<StatementLineView> {
+    return this.serially(`line:${lineId}`, () => this.dismissNow(lineId, reason, actor));
+  }
+
+  private async dismissNow(lineId: string, reason: string, actor: ActorRef): Promise<StatementLineView> {
+    const text = reason.trim();
+    if (!text || text.length > 500)
+      throw new DomainError('validation_failed', 'a reason of 1..500 characters is required');
+    const line = await this.queuedLine(lineId);
+    const dismissed = domainEvent('StatementLineDismissed', {
+      lineId,
+      bankAccountId: line.bankAccountId,
+      reason: text,
+      differences: line.differences,
+      by: by(actor),
+    });
+    await this.appendDecision(line.bankAccountId, lineId, dismissed, undefined, actor);
+    return (await this.store.line(lineId))!;
+  }
+
+  private async queuedLine(lineId: string): Promise<StatementLineView> {
+    const line = await this.store.line(lineId);
+    if (!line) throw new DomainError('not_found', 'no such statement line');
+    if (line.state !== 'queued') {
+      throw new DomainError('line_decided', `the statement line is ${line.state} already`, { state: line.state });
+    }
+    return line;
+  }
+
+  /**
+   * Appends a decision at the account stream's version (so a concurrent decision on the same line is
+   * seen), with the claim when there is one. A lost race re-reads the line: decided meanwhile is
+   * `line_decided`, anything else of the account (another line) is simply retried.
+   */
+  private async appendDecision(
+    bankAccountId: string,
+    lineId: string,
+    event: ReturnType<typeof domainEvent>,
+    claim: { streamId: string; expectedVersion: 'no_stream'; events: ReturnType<typeof domainEvent>[] } | undefined,
+    actor: ActorRef,
+  ): Promise<void> {
+    const stream = STREAMS.bankStatement(bankAccountId);
+    for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+      const head = await this.store.head(stream);
+      const line = await this.store.line(lineId);
+      if (line?.state !== 'queued')
+        throw new DomainError('line_decided', `the statement line is ${line?.state} already`);
+      try {
+        await this.repository.append(
+          [{ streamId: stream, expectedVersion: head.version, events: [event] }, ...(claim ? [claim] : [])],
+          actor,
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        if (claim && error.streamId === claim.streamId) {
+          throw new DomainError('line_decided', 'the deposit was matched to another line meanwhile');
+        }
+      }
+    }
+    throw new DomainError('concurrency_conflict', 'the account is changing too fast; retry');
+  }
+}
+
+/** What differs between a line and the deposit it is matched to (for the record of the decision). */
+export function differencesOf(
+  lineAmount: bigint,
+  requested: bigint,
+  state: string,
+  line: { candidates: Array<{ differences: LineDifference[] }> },
+): LineDifference[] {
+  const out = new Set<LineDifference>();
+  if (lineAmount < requested) out.add('paid_less');
+  if (lineAmount > requested) out.add('paid_more');
+  if (state === 'expired') out.add('paid_after_expiry');
+  for (const c of line.candidates) for (const d of c.differences) if (d === 'third_party') out.add(d);
+  return [...out];
+}
