@@ -21,7 +21,9 @@ export function registerUnstorableTextGuard(fastify: FastifyInstance): void {
   fastify.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
     const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
     if (config?.[ACCEPTS_ANY_TEXT] === true) return done();
-    const where = findUnstorableText(request.query, 'query') ?? findUnstorableText(request.body, 'body');
+    // Only parsed JSON is walked: raw uploads (a bank statement's bytes) are their route's to read.
+    const body = isParsedJson(request.body) ? request.body : undefined;
+    const where = findUnstorableText(request.query, 'query') ?? findUnstorableText(body, 'body');
     if (where === undefined) return done();
     done(
       new DomainError('validation_failed', `invalid request: ${where} must not contain NUL or unpaired surrogates`, {
@@ -49,6 +51,13 @@ export function findUnstorableText(value: unknown, path: string, depth = 0): str
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+function isParsedJson(body: unknown): boolean {
+  if (body === null || typeof body !== 'object') return false;
+  return (
+    Array.isArray(body) || Object.getPrototypeOf(body) === Object.prototype || Object.getPrototypeOf(body) === null
+  );
 }
 
 export function isStorableText(text: string): boolean {
