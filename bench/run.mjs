@@ -426,7 +426,8 @@ async function callbackPhase(engineLabel, postgresSchema) {
             out[lane] = r;
             log(
               `  callbacks ${engineLabel} ${lane}: ${fmt(r.callbacksPerSec)} delivered/s  (${r.delivered}/${r.n} delivered ` +
-                `= ${round(r.deliveredShare * 100, 1)}% in ${r.seconds} s from the first approval; approvals took ${r.approveSeconds} s; ` +
+                `= ${round(r.deliveredShare * 100, 1)}% in ${r.seconds} s from the receiver's gate opening; approvals (gate closed) took ${r.approveSeconds} s ` +
+                `(${fmt(r.approvalsPerSec)}/s, ${r.deliveredWhenApproved} delivered by then); end to end from the first approval ${fmt(r.endToEndPerSec)}/s; ` +
                 `${r.attempts} attempts = ${round(r.attemptsPerCallback, 3)}/callback, ${r.answered500} answered 500; ` +
                 `deposits created in ${r.createSeconds} s, not timed)`,
             );
@@ -612,7 +613,7 @@ async function main() {
   if (PHASES.has('dist')) {
     log('3b. distributed: H2H deposits against gateway-api + ledger processes over NATS (PostgreSQL) ...');
     const distSchema = `bench_dist_${suffix}`;
-    const dist = await withCleanup(
+    dist = await withCleanup(
       `distributed (${distSchema})`,
       () => dropSchema(distSchema),
       () =>
@@ -654,7 +655,7 @@ async function main() {
       results.callbacks[key] = await callbackPhase(key, key === 'postgres' ? `bench_cb_${suffix}` : undefined);
     }
     console.log(
-      `\ncallback delivery (retry schedule ${CALLBACK_RETRY_SCHEDULE_MS.join(',')} ms; timed from the first approval ` +
+      `\ncallback delivery (retry schedule ${CALLBACK_RETRY_SCHEDULE_MS.join(',')} ms; N approvals in bulk while the receiver held its requests, then timed from its opening ` +
         `until every webhook-id had a 200)`,
     );
     for (const lane of Object.keys(CALLBACK_LANES)) {
