@@ -9,10 +9,13 @@ import { ApproveTransactionCommand, RequestDepositCommand } from '../libs/contra
 import { configIdFor } from '../services/ledger/dist/index.js';
 
 export const CALLBACK_RETRY_SCHEDULE_MS = [0, 50, 50, 50, 50, 50, 50, 50];
-export const CALLBACK_REQUEST_TIMEOUT_MS = 2_000;
-// The production default: a shorter lease makes a slow attempt look abandoned (then sent twice, at-least-once).
-export const CALLBACK_LEASE_MS = 30_000;
+// Long enough for the receiver's gate (below) to hold the first requests while the approvals run.
+export const CALLBACK_REQUEST_TIMEOUT_MS = 50_000;
+// At least the timeout + 1 s: a shorter lease makes a slow attempt look abandoned (then sent twice, at-least-once).
+export const CALLBACK_LEASE_MS = 60_000;
 export const CALLBACK_FAIL_SHARE = 0.3;
+/** Approvals in flight at once (operators approving in bulk), so the figure is the dispatcher's, not one approval loop's. */
+export const CALLBACK_APPROVALS_IN_FLIGHT = 32;
 
 /** The lanes: one infrastructure + provider each, their callbacks posted to /<lane>/... */
 export const CALLBACK_LANES = Object.freeze({
@@ -73,6 +76,9 @@ export async function startReceiver() {
       duplicateDeliveries: 0, // 200 answers to a webhook-id that had already had one
       missingId: 0,
       lastDeliveredAt: 0,
+      // While closed, requests are held unanswered (released in order when it opens).
+      gateClosed: false,
+      held: [],
     };
   }
   const server = http.createServer((req, res) => {
@@ -83,26 +89,33 @@ export async function startReceiver() {
         res.writeHead(404).end();
         return;
       }
-      const n = lane.requests++;
-      const id = req.headers['webhook-id'];
-      if (typeof id !== 'string' || id.length === 0) lane.missingId++;
-      else lane.seenIds.add(id);
-      if (lane.failing && n % 10 < 3) {
-        lane.answered500++;
-        res.writeHead(500, { 'content-type': 'text/plain' }).end('bench: deliberate failure');
+      if (lane.gateClosed) {
+        lane.held.push(() => answer(lane, req, res));
         return;
       }
-      lane.answered200++;
-      if (id) {
-        if (lane.deliveredIds.has(id)) lane.duplicateDeliveries++;
-        else {
-          lane.deliveredIds.add(id);
-          lane.lastDeliveredAt = performance.now();
-        }
-      }
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      answer(lane, req, res);
     });
   });
+  const answer = (lane, req, res) => {
+    const n = lane.requests++;
+    const id = req.headers['webhook-id'];
+    if (typeof id !== 'string' || id.length === 0) lane.missingId++;
+    else lane.seenIds.add(id);
+    if (lane.failing && n % 10 < 3) {
+      lane.answered500++;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('bench: deliberate failure');
+      return;
+    }
+    lane.answered200++;
+    if (id) {
+      if (lane.deliveredIds.has(id)) lane.duplicateDeliveries++;
+      else {
+        lane.deliveredIds.add(id);
+        lane.lastDeliveredAt = performance.now();
+      }
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  };
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
@@ -111,6 +124,13 @@ export async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}`,
     lanes,
+    closeGate: (lane) => {
+      lanes[lane].gateClosed = true;
+    },
+    openGate: (lane) => {
+      lanes[lane].gateClosed = false;
+      for (const release of lanes[lane].held.splice(0)) release();
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -132,8 +152,12 @@ async function pool(items, limit, fn) {
 }
 
 /**
- * One lane: create `n` deposits (not timed), approve them all in a sequential loop, and time from
- * the first approval until the receiver has answered 200 to `n` distinct webhook-ids (or
+ * One lane: create `n` deposits (not timed), approve them all in bulk (CALLBACK_APPROVALS_IN_FLIGHT
+ * at once) while the receiver holds every request (its gate is closed: the dispatcher's first
+ * requests wait, the rest of the approval events pile up), then open the gate and time the
+ * dispatcher from there until every webhook-id has a 200: `callbacksPerSec` is the dispatcher's
+ * rate from N approval events, not the approvals'. `endToEndPerSec` is timed from the first
+ * approval instead. The timing below, from the first approval until the receiver has answered 200 to `n` distinct webhook-ids (or
  * `timeoutMs` passed: then `timedOut` is true and the figures cover what was delivered).
  */
 export async function measureCallbacks(running, receiver, lane, { n, timeoutMs, tag }) {
@@ -163,17 +187,21 @@ export async function measureCallbacks(running, receiver, lane, { n, timeoutMs, 
   });
   const createSeconds = (performance.now() - tCreate) / 1000;
 
+  receiver.closeGate(lane);
   const t0 = performance.now();
-  for (const transactionId of ids) {
-    await running.commands.execute(new ApproveTransactionCommand({ transactionId, actor: { source: 'bench' } }));
-  }
+  await pool(ids, CALLBACK_APPROVALS_IN_FLIGHT, (transactionId) =>
+    running.commands.execute(new ApproveTransactionCommand({ transactionId, actor: { source: 'bench' } })),
+  );
   const approveSeconds = (performance.now() - t0) / 1000;
+  const deliveredWhenApproved = counters.deliveredIds.size - before.delivered;
+  const tGate = performance.now();
+  receiver.openGate(lane);
   const target = before.delivered + n;
   const deadline = t0 + timeoutMs;
   while (counters.deliveredIds.size < target && performance.now() < deadline) await sleep(10);
   const timedOut = counters.deliveredIds.size < target;
   const end = timedOut ? performance.now() : counters.lastDeliveredAt;
-  const seconds = (end - t0) / 1000;
+  const seconds = (end - tGate) / 1000;
   const delivered = counters.deliveredIds.size - before.delivered;
   const attempts = counters.requests - before.requests;
   return {
@@ -189,8 +217,12 @@ export async function measureCallbacks(running, receiver, lane, { n, timeoutMs, 
     requestsWithoutWebhookId: counters.missingId,
     createSeconds: Math.round(createSeconds * 100) / 100,
     approveSeconds: Math.round(approveSeconds * 100) / 100,
+    approvalsPerSec: n / approveSeconds,
+    // Delivered by the time the last approval answered: close to n means the approvals were the bound.
+    deliveredWhenApproved,
     seconds: Math.round(seconds * 100) / 100,
     callbacksPerSec: delivered / seconds,
+    endToEndPerSec: delivered / ((end - t0) / 1000),
     timedOut,
     timeoutMs,
   };

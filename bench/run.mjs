@@ -15,7 +15,10 @@
 // Env: TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test),
 //      BENCH_ES_N_PG / BENCH_ES_N_PGLITE (fixed append counts instead of the ~7 s calibration),
 //      BENCH_CB_N_PG / BENCH_CB_N_PGLITE (callbacks per callback phase, default 1000 / 500),
-//      BENCH_REPLAY_EVENTS (events of the replay phase, default 1,000,000; 0 skips it).
+//      BENCH_REPLAY_EVENTS (events of the replay phase, default 1,000,000; 0 skips it),
+//      BENCH_PHASES (comma list of es, app, dist, callbacks, replay; default all: e.g.
+//      BENCH_PHASES=app runs only the deposit/status phases and their floors),
+//      BENCH_ENGINES (comma list of pglite, postgres; default both).
 // 5. replay (bench/replay-phase.mjs): events/s of `transfergate replay` over generated ledger events on
 //    PostgreSQL beside the raw read of the same rows, same run.
 // 6. reconciliation (bench/reconciliation-phase.mjs, also runnable alone): statement lines imported and
@@ -55,7 +58,15 @@ const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 32;
 const BODY_LIMIT = 262_144;
-const REPLAY_PHASE_LIMIT_MS = Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000) > 0 ? 3_600_000 : 0;
+const ALL_PHASES = ['es', 'app', 'dist', 'callbacks', 'replay'];
+const PHASES = new Set((process.env.BENCH_PHASES || ALL_PHASES.join(',')).split(',').map((p) => p.trim()));
+for (const phase of PHASES) if (!ALL_PHASES.includes(phase)) throw new Error(`BENCH_PHASES: unknown phase ${phase}`);
+const ENGINES = [
+  ['pglite', 'PGlite'],
+  ['postgres', 'PostgreSQL'],
+].filter(([key]) => (process.env.BENCH_ENGINES || 'pglite,postgres').split(',').includes(key));
+const REPLAY_PHASE_LIMIT_MS =
+  PHASES.has('replay') && Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000) > 0 ? 3_600_000 : 0;
 const HARD_LIMIT_MS = 720_000 + REPLAY_PHASE_LIMIT_MS; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
 const CALLBACK_PHASE_LIMIT_MS = 120_000;
 const CALLBACK_N = {
@@ -419,7 +430,8 @@ async function callbackPhase(engineLabel, postgresSchema) {
             out[lane] = r;
             log(
               `  callbacks ${engineLabel} ${lane}: ${fmt(r.callbacksPerSec)} delivered/s  (${r.delivered}/${r.n} delivered ` +
-                `= ${round(r.deliveredShare * 100, 1)}% in ${r.seconds} s from the first approval; approvals took ${r.approveSeconds} s; ` +
+                `= ${round(r.deliveredShare * 100, 1)}% in ${r.seconds} s from the receiver's gate opening; approvals (gate closed) took ${r.approveSeconds} s ` +
+                `(${fmt(r.approvalsPerSec)}/s, ${r.deliveredWhenApproved} delivered by then); end to end from the first approval ${fmt(r.endToEndPerSec)}/s; ` +
                 `${r.attempts} attempts = ${round(r.attemptsPerCallback, 3)}/callback, ${r.answered500} answered 500; ` +
                 `deposits created in ${r.createSeconds} s, not timed)`,
             );
@@ -556,28 +568,22 @@ async function main() {
     },
   };
 
-  log('1. event store appends (PGlite) ...');
-  results.eventStore.pglite = await eventStorePglite();
-  log('1. event store appends (PostgreSQL) ...');
-  results.eventStore.postgres = await eventStorePostgres();
   const es = results.eventStore;
-  for (const [label, r] of [
-    ['PGlite', es.pglite],
-    ['PostgreSQL', es.postgres],
-  ]) {
-    if (r.eventsStored !== r.n + r.appendsBefore)
-      problems.push(`event store ${label}: stored ${r.eventsStored}, expected ${r.n + r.appendsBefore}`);
+  if (PHASES.has('es')) {
+    for (const [key, label] of ENGINES) {
+      log(`1. event store appends (${label}) ...`);
+      es[key] = await (key === 'pglite' ? eventStorePglite() : eventStorePostgres());
+      const r = es[key];
+      if (r.eventsStored !== r.n + r.appendsBefore)
+        problems.push(`event store ${label}: stored ${r.eventsStored}, expected ${r.n + r.appendsBefore}`);
+      console.log(
+        `\nevent store appends/s ${label} (${CONCURRENCY} in flight, 1 event per new stream, 'no_stream')  ` +
+          `${fmt(r.appendsPerSec)}   [N ${r.n}; p50 ${r.latencyMs.p50} ms; p99 ${r.latencyMs.p99} ms]\n`,
+      );
+    }
   }
-  console.log(
-    `\nevent store appends/s (${CONCURRENCY} in flight, 1 event per new stream, 'no_stream')  ` +
-      `PGlite ${fmt(es.pglite.appendsPerSec)}  PostgreSQL ${fmt(es.postgres.appendsPerSec)}` +
-      `   [N ${es.pglite.n} / ${es.postgres.n}; p50 ${es.pglite.latencyMs.p50} / ${es.postgres.latencyMs.p50} ms; p99 ${es.pglite.latencyMs.p99} / ${es.postgres.latencyMs.p99} ms]\n`,
-  );
 
-  for (const [key, label] of [
-    ['pglite', 'PGlite'],
-    ['postgres', 'PostgreSQL'],
-  ]) {
+  for (const [key, label] of PHASES.has('app') ? ENGINES : []) {
     const appSchema = key === 'postgres' ? `bench_app_${suffix}` : undefined;
     log(`2. HTTP phases against the real app on ${label} ...`);
     const ours = await appPhase(key, appSchema);
@@ -606,67 +612,71 @@ async function main() {
     console.log('');
   }
 
-  log('3b. distributed: H2H deposits against gateway-api + ledger processes over NATS (PostgreSQL) ...');
-  const distSchema = `bench_dist_${suffix}`;
-  const dist = await withCleanup(
-    `distributed (${distSchema})`,
-    () => dropSchema(distSchema),
-    () =>
-      measureDistributed({
-        pgUrl: PG_URL,
-        schema: distSchema,
-        bootstrap: BOOTSTRAP,
-        tmpRoot,
-        rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
-        log,
-      }),
-  );
-  check('H2H deposit creation distributed', dist);
-  if (dist.depositsStored < dist.ok2xx + dist.warmup.ok2xx)
-    problems.push(`distributed: ${dist.ok2xx + dist.warmup.ok2xx} 2xx answers but ${dist.depositsStored} stored`);
-  const embeddedH2h = results.h2h.postgres.ours;
-  results.distributed = {
-    h2h: dist,
-    overEmbeddedPostgres: {
-      throughput: ratio(dist.reqPerSec, embeddedH2h.reqPerSec),
-      p50: ratio(dist.latencyMs.p50, embeddedH2h.latencyMs.p50),
-      p99: ratio(dist.latencyMs.p99, embeddedH2h.latencyMs.p99),
-    },
-  };
-  const dr = results.distributed.overEmbeddedPostgres;
-  console.log(
-    `\ndistributed (gateway-api and ledger processes, NATS, PostgreSQL)\n` +
-      `  ${`${SCENARIOS.h2hDeposit.label} (${LOAD.connections} conns)`.padEnd(36)}  req/s ${fmt(dist.reqPerSec).padStart(5)}  ` +
-      `p50 ${ms(dist.latencyMs.p50).padStart(6)}  p99 ${ms(dist.latencyMs.p99).padStart(6)}` +
-      `${bad(dist) > 0 ? `  [${dist.non2xx} non-2xx, ${dist.errors} errors!]` : ''}` +
-      `  | embedded PostgreSQL req/s ${fmt(embeddedH2h.reqPerSec).padStart(5)}  p99 ${ms(embeddedH2h.latencyMs.p99).padStart(6)}` +
-      `  | distributed/embedded req/s ${dr.throughput}  p50 ${dr.p50}  p99 ${dr.p99}\n`,
-  );
-
-  for (const [key, label] of [
-    ['pglite', 'PGlite'],
-    ['postgres', 'PostgreSQL'],
-  ]) {
-    log(`4. callback delivery on ${label} (fresh app, local receiver) ...`);
-    results.callbacks[key] = await callbackPhase(key, key === 'postgres' ? `bench_cb_${suffix}` : undefined);
-  }
-  console.log(
-    `\ncallback delivery (retry schedule ${CALLBACK_RETRY_SCHEDULE_MS.join(',')} ms; timed from the first approval ` +
-      `until every webhook-id had a 200)`,
-  );
-  for (const lane of Object.keys(CALLBACK_LANES)) {
-    const line = (e) => {
-      const r = results.callbacks[e][lane];
-      return (
-        `${fmt(r.callbacksPerSec).padStart(5)}/s  N ${r.n}  attempts ${r.attempts} (${round(r.attemptsPerCallback, 3)}/callback)  ` +
-        `delivered ${round(r.deliveredShare * 100, 1)}%${r.timedOut ? '  ABORTED' : ''}`
-      );
+  let dist;
+  let dr;
+  if (PHASES.has('dist')) {
+    log('3b. distributed: H2H deposits against gateway-api + ledger processes over NATS (PostgreSQL) ...');
+    const distSchema = `bench_dist_${suffix}`;
+    dist = await withCleanup(
+      `distributed (${distSchema})`,
+      () => dropSchema(distSchema),
+      () =>
+        measureDistributed({
+          pgUrl: PG_URL,
+          schema: distSchema,
+          bootstrap: BOOTSTRAP,
+          tmpRoot,
+          rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+          log,
+        }),
+    );
+    check('H2H deposit creation distributed', dist);
+    if (dist.depositsStored < dist.ok2xx + dist.warmup.ok2xx)
+      problems.push(`distributed: ${dist.ok2xx + dist.warmup.ok2xx} 2xx answers but ${dist.depositsStored} stored`);
+    const embeddedH2h = results.h2h.postgres?.ours ?? { latencyMs: {} };
+    results.distributed = {
+      h2h: dist,
+      overEmbeddedPostgres: {
+        throughput: ratio(dist.reqPerSec, embeddedH2h.reqPerSec),
+        p50: ratio(dist.latencyMs.p50, embeddedH2h.latencyMs.p50),
+        p99: ratio(dist.latencyMs.p99, embeddedH2h.latencyMs.p99),
+      },
     };
+    dr = results.distributed.overEmbeddedPostgres;
     console.log(
-      `  ${CALLBACK_LANES[lane].label.padEnd(32)}  PGlite ${line('pglite')}  | PostgreSQL ${line('postgres')}`,
+      `\ndistributed (gateway-api and ledger processes, NATS, PostgreSQL)\n` +
+        `  ${`${SCENARIOS.h2hDeposit.label} (${LOAD.connections} conns)`.padEnd(36)}  req/s ${fmt(dist.reqPerSec).padStart(5)}  ` +
+        `p50 ${ms(dist.latencyMs.p50).padStart(6)}  p99 ${ms(dist.latencyMs.p99).padStart(6)}` +
+        `${bad(dist) > 0 ? `  [${dist.non2xx} non-2xx, ${dist.errors} errors!]` : ''}` +
+        `  | embedded PostgreSQL req/s ${fmt(embeddedH2h.reqPerSec).padStart(5)}  p99 ${ms(embeddedH2h.latencyMs.p99).padStart(6)}` +
+        `  | distributed/embedded req/s ${dr.throughput}  p50 ${dr.p50}  p99 ${dr.p99}\n`,
     );
   }
-  console.log('');
+
+  if (PHASES.has('callbacks')) {
+    for (const [key, label] of ENGINES) {
+      log(`4. callback delivery on ${label} (fresh app, local receiver) ...`);
+      results.callbacks[key] = await callbackPhase(key, key === 'postgres' ? `bench_cb_${suffix}` : undefined);
+    }
+    console.log(
+      `\ncallback delivery (retry schedule ${CALLBACK_RETRY_SCHEDULE_MS.join(',')} ms; N approvals in bulk while the receiver held its requests, then timed from its opening ` +
+        `until every webhook-id had a 200)`,
+    );
+    for (const lane of Object.keys(CALLBACK_LANES)) {
+      const line = (e) => {
+        const r = results.callbacks[e]?.[lane];
+        if (!r) return '-';
+        return (
+          `${fmt(r.callbacksPerSec).padStart(5)}/s  N ${r.n}  attempts ${r.attempts} (${round(r.attemptsPerCallback, 3)}/callback)  ` +
+          `delivered ${round(r.deliveredShare * 100, 1)}%${r.timedOut ? '  ABORTED' : ''}`
+        );
+      };
+      console.log(
+        `  ${CALLBACK_LANES[lane].label.padEnd(32)}  PGlite ${line('pglite')}  | PostgreSQL ${line('postgres')}`,
+      );
+    }
+    console.log('');
+  }
 
   if (REPLAY_PHASE_LIMIT_MS > 0) {
     log('5. replay (PostgreSQL): generate events, raw read, then `transfergate replay` ...');
@@ -700,11 +710,19 @@ async function main() {
   results.machine.loadAvgAtEnd = os.loadavg().map((v) => round(v, 2));
   results.problems = problems;
 
-  const both = (f) => [f('pglite'), f('postgres')];
+  // A phase or engine left out (BENCH_PHASES, BENCH_ENGINES) prints '-'.
+  const cell = (f) => {
+    try {
+      return f();
+    } catch {
+      return '-';
+    }
+  };
+  const both = (f) => [cell(() => f('pglite')), cell(() => f('postgres'))];
   const rows = [
     ['figure', 'PGlite', 'PostgreSQL'],
-    ['event store appends/s', fmt(es.pglite.appendsPerSec), fmt(es.postgres.appendsPerSec)],
-    ['event store append p99 (ms)', es.pglite.latencyMs.p99, es.postgres.latencyMs.p99],
+    ['event store appends/s', ...both((e) => fmt(es[e].appendsPerSec))],
+    ['event store append p99 (ms)', ...both((e) => es[e].latencyMs.p99)],
   ];
   for (const figure of FIGURES) {
     const x = results[figure.key];
@@ -721,9 +739,9 @@ async function main() {
     );
   }
   rows.push(
-    ['H2H deposits distributed (NATS) req/s', '-', fmt(dist.reqPerSec)],
-    ['H2H deposits distributed p50 / p99 ms', '-', `${dist.latencyMs.p50} / ${dist.latencyMs.p99}`],
-    ['H2H distributed/embedded req/s / p99', '-', `${dr.throughput} / ${dr.p99}`],
+    ['H2H deposits distributed (NATS) req/s', '-', cell(() => fmt(dist.reqPerSec))],
+    ['H2H deposits distributed p50 / p99 ms', '-', cell(() => `${dist.latencyMs.p50} / ${dist.latencyMs.p99}`)],
+    ['H2H distributed/embedded req/s / p99', '-', cell(() => `${dr.throughput} / ${dr.p99}`)],
   );
   for (const kind of ['insert', 'select']) {
     rows.push(

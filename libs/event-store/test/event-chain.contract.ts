@@ -12,7 +12,7 @@ import {
 } from '../src/index.js';
 
 /** Runs the verifier over the whole store, as the replay does. */
-async function verifyAll(db: SqlDatabase): Promise<{ broken: BrokenLink[]; checked: number }> {
+export async function verifyAll(db: SqlDatabase): Promise<{ broken: BrokenLink[]; checked: number }> {
   const verifier = new ChainVerifier();
   const broken: BrokenLink[] = [];
   const until = await auditHead(db);

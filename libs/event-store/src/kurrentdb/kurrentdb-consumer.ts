@@ -158,6 +158,8 @@ export async function startKurrentConsumer(
   return {
     name: options.name,
     position: () => current,
+    // No afterCommit hook here, so no in-memory mirror may rely on this consumer: never claimed.
+    holdsLease: () => false,
     waitUntil(target, timeoutMs) {
       if (comparePositions(current, target) >= 0) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {

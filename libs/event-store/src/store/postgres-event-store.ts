@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { sqlState, UNIQUE_VIOLATION, type SqlDatabase, type SqlExecutor } from '../sql/sql-database.js';
 import { CHAIN_BACKFILL, CHAIN_BACKFILL_NEEDED, EVENT_STORE_SCHEMA } from './schema.js';
-import { GENESIS_HASH_SQL, payloadChainHeadSql, payloadEventSql } from './event-chain.js';
+import { GENESIS_HASH_SQL, canonicalEventSql, payloadChainHeadSql, payloadEventSql } from './event-chain.js';
+import { AppendGroups, type AppendGroupLimits, type GroupMember } from './append-groups.js';
 import {
   IdempotencyConflictError,
   MAX_EVENTS_PER_APPEND,
@@ -106,23 +107,163 @@ function chainedEventsSql(eventCount: number): string {
        chained(e, ord, hash) as (select ev.e, ev.ord, chain.hash from ev join chain on chain.ord = ev.ord)`;
 }
 
+/** Stream locks of several writes, taken in one fixed order (no deadlocks) before any write assigns an xid. */
+const LOCK_STREAMS = `select pg_advisory_xact_lock(hashtextextended(s, 0)) from jsonb_array_elements_text($1::jsonb) as s order by s`;
+
+/**
+ * Group commit bounds per engine. PGlite runs one transaction at a time, so one group at a time;
+ * a server writes a few at once (its cores and the WAL flush overlap them).
+ */
+export function defaultAppendGroupLimits(kind: SqlDatabase['kind']): AppendGroupLimits {
+  return kind === 'pglite'
+    ? { maxGroupsInFlight: 1, maxWritesPerGroup: 128 }
+    : { maxGroupsInFlight: 2, maxWritesPerGroup: 128 };
+}
+
+/**
+ * A group's writes in one statement ($1: groupPayload), run after the group's stream locks so that
+ * its snapshot sees every stream as the last writer left it and nobody moves them meanwhile.
+ * `cur`: each write's stream now and whether its expectation holds; `members`: a member is written
+ * only if all its writes hold and none of its event ids is stored already; `chain`: each written
+ * stream's hash chain continued event by event from its head (event-chain.ts, the same encoding as
+ * the single append); then the stream heads and the events, the events in arrival order (member,
+ * write, event) so that seq follows it. One row per write comes back.
+ */
+const GROUP_APPEND_SQL = `
+with recursive p as (
+  select (w->>'m')::int as m, (w->>'w')::int as w, w->>'s' as s, w->>'k' as k, (w->>'x')::int as x,
+         w->'ev' as evs, jsonb_array_length(w->'ev') as n
+  from jsonb_array_elements($1::jsonb) as t(w)
+),
+cur as (
+  select p.*, st.version as cur_version, st.head_hash as cur_head,
+         case p.k when 'no_stream' then st.stream_id is null
+                  when 'any' then true
+                  else st.version is not distinct from p.x end as ok,
+         exists (select 1 from es_events e
+                 where e.event_id in (select (el.e->>'id')::uuid from jsonb_array_elements(p.evs) as el(e))) as stored
+  from p left join es_streams st on st.stream_id = p.s
+),
+members as (
+  select m, bool_and(ok) and not bool_or(stored) as member_ok, bool_or(stored) as has_stored_id from cur group by m
+),
+todo as (
+  select c.* from cur c join members mm on mm.m = c.m where mm.member_ok
+),
+ev as (
+  select t.s, t.m, t.w, coalesce(t.cur_version, 0) as base, x.e, x.ord
+  from todo t, jsonb_array_elements(t.evs) with ordinality as x(e, ord)
+),
+chain(s, ord, hash) as (
+  select t.s, 0::bigint, coalesce(t.cur_head, ${GENESIS_HASH_SQL}) from todo t
+  union all
+  select ev.s, ev.ord, sha256(chain.hash || ${canonicalEventSql({
+    streamId: 'ev.s',
+    streamVersion: 'ev.base + ev.ord::int',
+    type: "ev.e->>'type'",
+    schemaVersion: "(ev.e->>'v')::int",
+    eventId: "ev.e->>'id'",
+    recordedAt: 'now()',
+    data: "ev.e->'data'",
+    metadata: "ev.e->'meta'",
+  })})
+  from chain join ev on ev.s = chain.s and ev.ord = chain.ord + 1
+),
+heads as (
+  insert into es_streams (stream_id, version, head_hash, prev_head_hash)
+  select t.s, coalesce(t.cur_version, 0) + t.n, c.hash, t.cur_head
+  from todo t join chain c on c.s = t.s and c.ord = t.n
+  on conflict (stream_id) do update
+    set version = excluded.version, head_hash = excluded.head_hash, prev_head_hash = es_streams.head_hash
+  returning stream_id
+),
+inserted as (
+  insert into es_events (event_id, stream_id, stream_version, type, schema_version, data, metadata, created_at, hash)
+  select (ev.e->>'id')::uuid, ev.s, ev.base + ev.ord::int, ev.e->>'type', (ev.e->>'v')::int, ev.e->'data',
+         ev.e->'meta', now(), c.hash
+  from ev join chain c on c.s = ev.s and c.ord = ev.ord
+  order by ev.m, ev.w, ev.ord
+  returning stream_id, xid, seq
+)
+select c.m, c.w, c.ok, mm.member_ok, mm.has_stored_id, c.cur_version,
+       coalesce(c.cur_version, 0) + c.n as next_version,
+       (select max(i.xid::text) from inserted i where i.stream_id = c.s) as xid,
+       (select max(i.seq)::text from inserted i where i.stream_id = c.s) as seq
+from cur c join members mm on mm.m = c.m
+order by c.m, c.w`;
+
+/** One row per write of a group (GROUP_APPEND_SQL). */
+interface GroupRow {
+  m: number;
+  w: number;
+  ok: boolean;
+  member_ok: boolean;
+  has_stored_id: boolean;
+  cur_version: number | null;
+  next_version: number;
+  xid: string | null;
+  seq: string | null;
+}
+
+/** $1 of GROUP_APPEND_SQL: every write of the group with its member (m) and place in it (w). */
+function groupPayload(members: GroupMember[]): string {
+  return JSON.stringify(
+    members.flatMap((member, m) =>
+      member.writes.map((write, w) => {
+        const ev = write.expectedVersion;
+        return {
+          m,
+          w,
+          s: write.streamId,
+          // Expected version 0 means no stream, as in claimSql.
+          k: ev === 'any' ? 'any' : ev === 'no_stream' || ev === 0 ? 'no_stream' : 'at',
+          x: typeof ev === 'number' ? ev : null,
+          ev: write.events.map((event) => ({
+            id: event.eventId,
+            type: event.type,
+            v: event.schemaVersion,
+            data: event.data,
+            meta: event.metadata ?? {},
+          })),
+        };
+      }),
+    ),
+  );
+}
+
+function assertInvariant(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new Error(`event store invariant: ${message}`);
+}
+
 /**
  * PostgreSQL adapter, on a pg Pool or on PGlite. An append is one statement (claim + insert in
- * data-modifying CTEs), so the common case is a single round trip with no explicit transaction.
+ * data-modifying CTEs). Concurrent appends are grouped (append-groups.ts): a caller alone is that
+ * single statement with no explicit transaction; several callers at once share one transaction.
  */
 export class PostgresEventStore implements EventStore {
   private readonly appended = new EventEmitter();
   private appendsInProcess = 0;
+  private readonly groups: AppendGroups;
+  private groupsWritten = 0;
 
-  constructor(private readonly db: SqlDatabase) {
+  constructor(
+    private readonly db: SqlDatabase,
+    groupLimits: AppendGroupLimits = defaultAppendGroupLimits(db.kind),
+  ) {
     this.appended.setMaxListeners(1_000);
+    this.groups = new AppendGroups(groupLimits, (members) => this.writeGroup(members));
   }
 
-  static async create(db: SqlDatabase): Promise<PostgresEventStore> {
+  static async create(db: SqlDatabase, groupLimits?: AppendGroupLimits): Promise<PostgresEventStore> {
     await db.exec(EVENT_STORE_SCHEMA);
     const { rows } = await db.query<{ needed: boolean }>(CHAIN_BACKFILL_NEEDED);
     if (rows[0]?.needed) await db.exec(CHAIN_BACKFILL);
-    return new PostgresEventStore(db);
+    return new PostgresEventStore(db, groupLimits);
+  }
+
+  /** Transactions the appends of this instance took so far (a group of one caller counts too). */
+  get appendGroupsWritten(): number {
+    return this.groupsWritten;
   }
 
   get database(): SqlDatabase {
@@ -146,22 +287,7 @@ export class PostgresEventStore implements EventStore {
     if (writes.length === 0) throw new RangeError('appendMany needs at least one write');
     for (const write of writes) validateWrite(write);
     try {
-      const results =
-        writes.length === 1
-          ? [await this.appendOne(this.db, writes[0]!)]
-          : await this.db.transaction(async (tx) => {
-              // All stream locks first, in one fixed order (no deadlocks), before any write assigns an xid.
-              await tx.query(
-                `select pg_advisory_xact_lock(hashtextextended(s, 0)) from jsonb_array_elements_text($1::jsonb) as s order by s`,
-                [JSON.stringify([...new Set(writes.map((w) => w.streamId))].sort())],
-              );
-              const out: AppendResult[] = [];
-              for (const write of writes) out.push(await this.appendOne(tx, write));
-              return out;
-            });
-      this.appendsInProcess++;
-      this.appended.emit('append');
-      return results;
+      return await this.groups.submit(writes);
     } catch (error) {
       // A lost race may be a retry of events that already landed: then the append is a replay.
       if (error instanceof WrongExpectedVersionError || sqlState(error) === UNIQUE_VIOLATION) {
@@ -177,6 +303,107 @@ export class PostgresEventStore implements EventStore {
       }
       throw error;
     }
+  }
+
+  /**
+   * Writes one group and settles each member with its own results or its own error. One member is
+   * written exactly as an append always was. Several share one transaction of two statements: all
+   * their stream locks (sorted, before any write assigns the xid, as for a multi-stream append),
+   * then GROUP_APPEND_SQL, which checks every member's expectations against the locked streams and
+   * writes, in one multi-row statement, the members whose writes all hold. A member that fails its
+   * expectation wrote nothing and gets its own conflict. A member with an event id already stored
+   * (a retry) or also carried by an earlier member of the group is written alone afterwards, so it
+   * gets its replay or its refusal exactly as without grouping. Any error aborts the transaction
+   * (nothing of the group was written); each member is then written alone, in arrival order.
+   */
+  private async writeGroup(members: GroupMember[]): Promise<void> {
+    if (members.length === 1) {
+      await this.settleAlone(members);
+      return;
+    }
+    const seenIds = new Set<string>();
+    const grouped: GroupMember[] = [];
+    const later: GroupMember[] = [];
+    for (const member of members) {
+      const ids = member.writes.flatMap((w) => w.events.map((e) => e.eventId.toLowerCase()));
+      if (ids.some((id) => seenIds.has(id))) later.push(member);
+      else grouped.push(member);
+      for (const id of ids) seenIds.add(id);
+    }
+    let rows: GroupRow[];
+    try {
+      rows = await this.db.transaction(async (tx) => {
+        await tx.query(LOCK_STREAMS, [
+          JSON.stringify([...new Set(grouped.flatMap((m) => m.writes.map((w) => w.streamId)))].sort()),
+        ]);
+        return (await tx.query<GroupRow>(GROUP_APPEND_SQL, [groupPayload(grouped)])).rows;
+      });
+    } catch {
+      // Whatever failed (a lost connection, a duplicate id committed meanwhile) took the whole
+      // transaction with it. One by one in arrival order, so the first of two callers with the same
+      // events writes them and the second is its replay, as without grouping.
+      await this.settleAlone(members);
+      return;
+    }
+    let written = 0;
+    grouped.forEach((member, m) => {
+      const own = rows.filter((row) => row.m === m).sort((a, b) => a.w - b.w);
+      assertInvariant(own.length === member.writes.length, 'a group answers one row per write');
+      if (own[0]!.has_stored_id) {
+        later.push(member);
+        return;
+      }
+      if (!own[0]!.member_ok) {
+        const failedWrite = own.find((row) => !row.ok)!;
+        const write = member.writes[failedWrite.w]!;
+        member.reject(
+          new WrongExpectedVersionError(write.streamId, write.expectedVersion, failedWrite.cur_version ?? 0),
+        );
+        return;
+      }
+      written++;
+      member.resolve(
+        own.map((row, w) => ({
+          streamId: member.writes[w]!.streamId,
+          nextVersion: row.next_version,
+          idempotentReplay: false,
+          lastPosition: { commitXid: row.xid!, seq: row.seq! },
+        })),
+      );
+    });
+    if (written > 0) this.noteCommitted(written);
+    await this.settleAlone(later.sort((a, b) => members.indexOf(a) - members.indexOf(b)));
+  }
+
+  /** Members written one by one, each with its own outcome. */
+  private async settleAlone(members: GroupMember[]): Promise<void> {
+    for (const member of members) {
+      try {
+        const results = await this.writeAlone(member.writes);
+        this.noteCommitted(1);
+        member.resolve(results);
+      } catch (error) {
+        member.reject(error);
+      }
+    }
+  }
+
+  /** One caller's append on its own: one statement, or one transaction for several streams. */
+  private async writeAlone(writes: StreamWrite[]): Promise<AppendResult[]> {
+    if (writes.length === 1) return [await this.appendOne(this.db, writes[0]!)];
+    return this.db.transaction(async (tx) => {
+      await tx.query(LOCK_STREAMS, [JSON.stringify([...new Set(writes.map((w) => w.streamId))].sort())]);
+      const out: AppendResult[] = [];
+      for (const write of writes) out.push(await this.appendOne(tx, write));
+      return out;
+    });
+  }
+
+  /** After a commit: consumers waiting in this process look again (once per group). */
+  private noteCommitted(appends: number): void {
+    this.groupsWritten++;
+    this.appendsInProcess += appends;
+    this.appended.emit('append');
   }
 
   private async appendOne(executor: SqlExecutor, write: StreamWrite): Promise<AppendResult> {

@@ -26,6 +26,13 @@ export interface ConsumerOptions {
    */
   mode: 'transactional' | 'after';
   handle: (events: RecordedEvent[], tx: SqlExecutor) => Promise<void>;
+  /**
+   * Called once a batch is committed with its checkpoint, before the position advances and its
+   * waiters are released: an in-memory mirror of what the handler wrote is updated here, so that
+   * whoever waited for the batch finds the mirror current too. `from` is the checkpoint the batch
+   * continued (a mirror that is not there missed batches). Synchronous by design.
+   */
+  afterCommit?: (batch: { from: GlobalPosition; last: GlobalPosition }) => void;
   onError?: (error: unknown) => void;
 }
 
@@ -33,6 +40,8 @@ export interface RunningConsumer {
   readonly name: string;
   /** Position of the last handled event. */
   position(): GlobalPosition;
+  /** Whether this instance certainly holds the lease now (so nobody else handles batches). */
+  holdsLease(): boolean;
   /** Resolves once the consumer has handled everything up to `position` (or rejects after timeoutMs). */
   waitUntil(position: GlobalPosition, timeoutMs: number): Promise<void>;
   stop(): Promise<void>;
@@ -134,6 +143,7 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
       throw error;
     }
     leaseHeldUntilMs = savedAtMs + leaseMs;
+    options.afterCommit?.({ from, last });
     current = last;
     releaseWaiters();
     return events.length;
@@ -190,6 +200,7 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
   return {
     name: options.name,
     position: () => current,
+    holdsLease: () => !stopped && leaseHeldUntilMs > Date.now(),
     waitUntil(target, timeoutMs) {
       if (!isBefore(reached(), target)) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {

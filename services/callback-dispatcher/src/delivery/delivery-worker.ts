@@ -21,7 +21,27 @@ interface ClaimedDelivery {
   transaction_id: string;
   /** The request id recorded on the transaction's first event: it follows the transaction into the callback. */
   request_id: string | null;
+  /** The provider's API secret as its stream says now (sealed), read by the claim itself. */
+  secret_sealed: string | null;
 }
+
+/** Attempts recorded by one statement at most. */
+const MAX_RECORDS_PER_STATEMENT = 256;
+
+/** One attempt waiting to be recorded, with what follows it decided. */
+interface AttemptRecord {
+  delivery: ClaimedDelivery;
+  state: 'pending' | 'delivered' | 'failed';
+  aborted: boolean;
+  delayMs: number;
+  success: boolean;
+  startedAt: Date;
+  result: HttpAttemptResult;
+  done: { resolve: (recorded: boolean) => void; reject: (error: unknown) => void };
+}
+
+/** Unsealed secrets kept (sealed text → secret: a pure function of its input, so nothing to invalidate). */
+const MAX_UNSEALED_SECRETS = 1_000;
 
 /** Echoed to the receiver only when it is a plain token (it came from a caller's header). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -45,6 +65,10 @@ export class DeliveryWorker {
   private readonly agent: Agent;
   /** Deliveries being attempted (until their attempt is recorded), by delivery id. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly unsealed = new Map<string, string>();
+  /** Attempts answered but not recorded yet: written together (recordPending). */
+  private pendingRecords: AttemptRecord[] = [];
+  private recording = false;
   private readonly stopController = new AbortController();
   private stopping = false;
   private wakePending = false;
@@ -155,7 +179,10 @@ export class DeliveryWorker {
        returning d.delivery_id::text, d.provider_id, d.target_url, d.body, d.round_attempts, d.next_trigger,
          d.next_requested_by, d.transaction_id::text,
          (select e.metadata->>'requestId' from es_events e
-           where e.stream_id = 'txn-' || d.transaction_id::text and e.stream_version = 1) as request_id`,
+           where e.stream_id = 'txn-' || d.transaction_id::text and e.stream_version = 1) as request_id,
+         (select e.data->>'apiSecretSealed' from es_events e
+           where e.stream_id = 'provider-' || d.provider_id and e.type in ('ProviderConfigured', 'ProviderDeleted')
+           order by e.stream_version desc limit 1) as secret_sealed`,
       [this.owner, this.settings.leaseMs, limit, this.inFlightIds()],
     );
     return rows;
@@ -189,7 +216,7 @@ export class DeliveryWorker {
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
     let result: HttpAttemptResult;
-    const secret = await this.providerSecret(delivery.provider_id).catch((error: unknown) => {
+    const secret = await this.providerSecret(delivery.provider_id, delivery.secret_sealed).catch((error: unknown) => {
       this.logger.error(`callback ${delivery.delivery_id}: provider secret unavailable: ${String(error)}`);
       return undefined;
     });
@@ -243,6 +270,19 @@ export class DeliveryWorker {
       state = delay === undefined ? 'failed' : 'pending';
       delayMs = delay ?? 0;
     }
+    const recorded = await new Promise<boolean>((resolve, reject) => {
+      this.pendingRecords.push({
+        delivery,
+        state,
+        aborted,
+        delayMs,
+        success,
+        startedAt,
+        result,
+        done: { resolve, reject },
+      });
+      void this.recordPending();
+    });
     const attempt = [
       delivery.next_trigger,
       delivery.next_requested_by,
@@ -255,39 +295,6 @@ export class DeliveryWorker {
       result.responseExcerpt,
       result.retryAfterMs ?? null,
     ];
-    const { rows } = await this.db.query(
-      `with done as (
-         update cb_deliveries set
-           attempt_count = attempt_count + 1,
-           round_attempts = case when resend_requested then 0 when $4::boolean then round_attempts
-                                 else round_attempts + 1 end,
-           state = case when resend_requested then 'pending' else $3::text end,
-           due_at = case when resend_requested then now()
-                         when $3::text = 'pending' then now() + ($5::int * interval '1 millisecond') end,
-           delivered_at = case when $6::boolean then now() else delivered_at end,
-           next_trigger = case when resend_requested then 'manual' when $4::boolean then next_trigger
-                               else 'automatic' end,
-           next_requested_by = case when resend_requested then resend_requested_by
-                                    when $4::boolean then next_requested_by end,
-           resend_requested = false,
-           resend_requested_by = null,
-           lease_owner = null,
-           lease_until = null,
-           last_attempt_at = $10::timestamptz,
-           last_status_code = $12::int,
-           last_error = $14::text,
-           updated_at = now()
-         where delivery_id = $1::uuid and lease_owner = $2::text
-         returning attempt_count, state, due_at
-       )
-       insert into cb_attempts (delivery_id, attempt_no, trigger, requested_by, worker, started_at, latency_ms,
-         status_code, outcome, error, response_excerpt, retry_after_ms, next_due_at)
-       select $1::uuid, attempt_count, $7::text, $8::text, $9::text, $10::timestamptz, $11::int, $12::int, $13::text,
-         $14::text, $15::text, $16::int, case when state = 'pending' then due_at end
-       from done
-       returning attempt_no`,
-      [delivery.delivery_id, this.owner, state, aborted, delayMs, success, ...attempt],
-    );
     this.logger.log({
       msg: 'callback attempt',
       ...(delivery.request_id ? { requestId: delivery.request_id } : {}),
@@ -297,9 +304,9 @@ export class DeliveryWorker {
       outcome: result.outcome,
       statusCode: result.statusCode,
       latencyMs: result.latencyMs,
-      next: rows.length > 0 ? state : 'lease_lost',
+      next: recorded ? state : 'lease_lost',
     });
-    if (rows.length > 0) return;
+    if (recorded) return;
     // Our lease was taken over (this worker stalled longer than the lease): the attempt still happened.
     this.logger.warn(`callback ${delivery.delivery_id}: lease lost before the attempt was recorded`);
     await this.db.query(
@@ -316,6 +323,90 @@ export class DeliveryWorker {
     );
   }
 
+  /**
+   * Records the answered attempts: every one waiting, in one statement (up to
+   * MAX_RECORDS_PER_STATEMENT), while the previous statement ran more answers arrived. Each row is
+   * the single-attempt update + insert it always was, fenced on our lease; a delivery whose lease
+   * was lost comes back unrecorded (false) and complete() records it the lease-lost way.
+   */
+  private async recordPending(): Promise<void> {
+    if (this.recording) return;
+    this.recording = true;
+    try {
+      while (this.pendingRecords.length > 0) {
+        const batch = this.pendingRecords.splice(0, MAX_RECORDS_PER_STATEMENT);
+        try {
+          const recorded = await this.writeRecords(batch);
+          for (const record of batch) record.done.resolve(recorded.has(record.delivery.delivery_id));
+        } catch (error) {
+          for (const record of batch) record.done.reject(error);
+        }
+      }
+    } finally {
+      this.recording = false;
+    }
+  }
+
+  private async writeRecords(batch: AttemptRecord[]): Promise<Set<string>> {
+    const rows = batch.map((r) => ({
+      delivery_id: r.delivery.delivery_id,
+      state: r.state,
+      aborted: r.aborted,
+      delay_ms: r.delayMs,
+      success: r.success,
+      trigger: r.delivery.next_trigger,
+      requested_by: r.delivery.next_requested_by,
+      started_at: r.startedAt.toISOString(),
+      latency_ms: r.result.latencyMs,
+      status_code: r.result.statusCode,
+      outcome: r.result.outcome,
+      error: r.result.error,
+      response_excerpt: r.result.responseExcerpt,
+      retry_after_ms: r.result.retryAfterMs ?? null,
+    }));
+    const { rows: written } = await this.db.query<{ delivery_id: string }>(
+      `with x as (
+         select * from jsonb_to_recordset($1::jsonb) as x(delivery_id uuid, state text, aborted boolean, delay_ms int,
+           success boolean, trigger text, requested_by text, started_at timestamptz, latency_ms int, status_code int,
+           outcome text, error text, response_excerpt text, retry_after_ms int)
+       ),
+       done as (
+         update cb_deliveries d set
+           attempt_count = d.attempt_count + 1,
+           round_attempts = case when d.resend_requested then 0 when x.aborted then d.round_attempts
+                                 else d.round_attempts + 1 end,
+           state = case when d.resend_requested then 'pending' else x.state end,
+           due_at = case when d.resend_requested then now()
+                         when x.state = 'pending' then now() + (x.delay_ms * interval '1 millisecond') end,
+           delivered_at = case when x.success then now() else d.delivered_at end,
+           next_trigger = case when d.resend_requested then 'manual' when x.aborted then d.next_trigger
+                               else 'automatic' end,
+           next_requested_by = case when d.resend_requested then d.resend_requested_by
+                                    when x.aborted then d.next_requested_by end,
+           resend_requested = false,
+           resend_requested_by = null,
+           lease_owner = null,
+           lease_until = null,
+           last_attempt_at = x.started_at,
+           last_status_code = x.status_code,
+           last_error = x.error,
+           updated_at = now()
+         from x
+         where d.delivery_id = x.delivery_id and d.lease_owner = $2::text
+         returning d.delivery_id, d.attempt_count, d.state, d.due_at
+       )
+       insert into cb_attempts (delivery_id, attempt_no, trigger, requested_by, worker, started_at, latency_ms,
+         status_code, outcome, error, response_excerpt, retry_after_ms, next_due_at)
+       select done.delivery_id, done.attempt_count, x.trigger, x.requested_by, $2::text, x.started_at, x.latency_ms,
+         x.status_code, x.outcome, x.error, x.response_excerpt, x.retry_after_ms,
+         case when done.state = 'pending' then done.due_at end
+       from done join x on x.delivery_id = done.delivery_id
+       returning delivery_id::text`,
+      [JSON.stringify(rows), this.owner],
+    );
+    return new Set(written.map((row) => row.delivery_id));
+  }
+
   /** The API settings' schedule once an operator saved one, else the runtime's, else DESIGN.md's default. */
   private async retrySchedule(): Promise<readonly number[]> {
     const last = (await this.store.readStream(STREAMS.apiSettings())).at(-1);
@@ -328,12 +419,18 @@ export class DeliveryWorker {
     return this.settings.retryScheduleMs ?? DEFAULT_CALLBACK_RETRY_SCHEDULE_MS;
   }
 
-  /** The provider's API secret as it is now (rotations apply to the next attempt). */
-  private async providerSecret(providerId: string): Promise<string | undefined> {
-    const last = (await this.store.readStream(STREAMS.provider(providerId)))
-      .filter((event) => event.type === 'ProviderConfigured' || event.type === 'ProviderDeleted')
-      .at(-1);
-    if (!last) return undefined;
-    return this.box.open(EVENT_CATALOG.ProviderConfigured.schema.parse(last.data).apiSecretSealed);
+  /**
+   * The provider's API secret from what the claim read of its stream at claim time (rotations apply
+   * to the next attempt): no read of its own per delivery.
+   */
+  private async providerSecret(_providerId: string, sealed: string | null): Promise<string | undefined> {
+    if (sealed === null) return undefined;
+    let secret = this.unsealed.get(sealed);
+    if (secret === undefined) {
+      secret = this.box.open(sealed);
+      if (this.unsealed.size >= MAX_UNSEALED_SECRETS) this.unsealed.clear();
+      this.unsealed.set(sealed, secret);
+    }
+    return secret;
   }
 }

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_CATALOG, type EventData } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
+import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
+import { turkishDay } from '../read-models/deposit-context.cache.js';
+import { TransactionNumbers } from './transaction-numbers.js';
 
 export type ReceivingAccount = EventData<'BankAccountConfigured'>;
 export type MerchantRecord = EventData<'MerchantConfigured'>;
@@ -24,9 +27,34 @@ export interface DepositContext {
  */
 @Injectable()
 export class ReceivingAccountSelector {
-  constructor(@Inject(SQL_DATABASE) private readonly db: SqlDatabase) {}
+  private readonly numbers: TransactionNumbers;
 
+  constructor(
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    private readonly projection: LedgerProjectionRunner,
+  ) {
+    this.numbers = new TransactionNumbers(db);
+  }
+
+  /**
+   * From memory when the deposit-context cache mirrors the read models exactly (this process runs
+   * the projection: see LedgerProjectionRunner.depositContextView), else the read models in SQL.
+   */
   async depositContext(merchantId: string, amountKurus: bigint, preferredBankCode?: string): Promise<DepositContext> {
+    const view = this.projection.depositContextView();
+    if (view) {
+      const merchant = view.merchantRecord(merchantId);
+      const account = view.pickAccount(amountKurus, preferredBankCode, turkishDay(Date.now()));
+      return {
+        merchant: merchant ? EVENT_CATALOG.MerchantConfigured.schema.parse(merchant) : undefined,
+        account: account ? EVENT_CATALOG.BankAccountConfigured.schema.parse(account) : undefined,
+        number: await this.numbers.next(),
+      };
+    }
+    return this.fromSql(merchantId, amountKurus, preferredBankCode);
+  }
+
+  private async fromSql(merchantId: string, amountKurus: bigint, preferredBankCode?: string): Promise<DepositContext> {
     const { rows } = await this.db.query<{ merchant: unknown; account: unknown; number: string }>(
       `select
          (select record from rm_merchants where merchant_id = $3) as merchant,

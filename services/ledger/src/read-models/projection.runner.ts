@@ -17,7 +17,8 @@ import {
   type RunningConsumer,
   type SqlDatabase,
 } from '@transfergate/event-store';
-import { LEDGER_PROJECTION, projectEvents } from './projector.js';
+import { LEDGER_PROJECTION, newDepositContextEffects, projectEvents, type DepositContextEffects } from './projector.js';
+import { DepositContextCache, type DepositContextView } from './deposit-context.cache.js';
 import { READ_MODEL_SCHEMA } from './schema.js';
 import { READ_YOUR_WRITES_TIMEOUT_MS } from '../ledger.settings.js';
 
@@ -26,6 +27,9 @@ import { READ_YOUR_WRITES_TIMEOUT_MS } from '../ledger.settings.js';
 export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('LedgerProjection');
   private consumer?: RunningConsumer;
+  private readonly depositContext = new DepositContextCache(LEDGER_PROJECTION);
+  /** What the batch being handled wrote for the deposit-context cache (applied after its commit). */
+  private batchEffects?: DepositContextEffects;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
@@ -46,7 +50,9 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
       // Under load batches form anyway, from whatever was appended while the previous one ran.
       coalesceMs: 0,
       handle: async (events, tx) => {
-        await projectEvents(tx, events);
+        // Fresh per attempt: a batch that fails is handled again from scratch.
+        this.batchEffects = newDepositContextEffects();
+        await projectEvents(tx, events, this.batchEffects);
         // One debug line per transaction event, with the request id it was appended under (ops follow a transaction).
         for (const event of events) {
           if (!event.streamId.startsWith('txn-')) continue;
@@ -59,8 +65,31 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
           });
         }
       },
+      afterCommit: ({ from, last }) => {
+        this.depositContext.onBatch(from, last, this.batchEffects ?? newDepositContextEffects());
+        this.batchEffects = undefined;
+      },
       onError: (error) => this.logger.error(`projection batch failed, will retry: ${String(error)}`),
     });
+  }
+
+  /**
+   * The deposit-context cache when it answers exactly what the read models hold now: this process
+   * holds the projection's lease (nobody else moves the tables) and the cache has applied every
+   * batch up to the projection's position. Otherwise undefined (the caller reads SQL) and, if this
+   * process holds the lease, a load starts in the background.
+   */
+  depositContextView(): DepositContextView | undefined {
+    const consumer = this.consumer;
+    if (!consumer || !consumer.holdsLease()) return undefined;
+    if (this.depositContext.isCurrentAt(consumer.position())) return this.depositContext;
+    void this.depositContext.ensureLoaded(this.db);
+    return undefined;
+  }
+
+  /** Loads of the deposit-context cache so far (tests). */
+  get depositContextLoads(): number {
+    return this.depositContext.loadCount;
   }
 
   /** Read-your-writes for callers that need the read models to include an append. */

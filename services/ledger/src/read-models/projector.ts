@@ -13,10 +13,28 @@ import { RECORD_COLUMN_TYPES, reconciliationRow, rowColumns } from '../reconcili
  * (sums commute, and a transaction's rows are folded in stream order) and written at the end, so
  * a burst of N deposits costs a handful of statements, not 2N.
  */
-export async function projectEvents(tx: SqlExecutor, events: RecordedEvent[]): Promise<void> {
-  const batch = new ProjectionBatch(tx);
+export async function projectEvents(
+  tx: SqlExecutor,
+  events: RecordedEvent[],
+  effects?: DepositContextEffects,
+): Promise<void> {
+  const batch = new ProjectionBatch(tx, effects);
   for (const event of events) await projectEvent(batch, event);
   await batch.flush();
+}
+
+/**
+ * What a batch wrote to the read models a new deposit is decided from (rm_merchants,
+ * rm_bank_accounts, rm_bank_account_daily), exactly as written, in batch order: the deposit-context
+ * cache applies it once the batch has committed.
+ */
+export interface DepositContextEffects {
+  records: Array<{ table: 'rm_merchants' | 'rm_bank_accounts'; key: string; active?: boolean; record: unknown }>;
+  daily: Array<{ bankAccountId: string; day: string; deltaKurus: bigint }>;
+}
+
+export function newDepositContextEffects(): DepositContextEffects {
+  return { records: [], daily: [] };
 }
 
 async function projectEvent(batch: ProjectionBatch, event: RecordedEvent): Promise<void> {
@@ -25,7 +43,17 @@ async function projectEvent(batch: ProjectionBatch, event: RecordedEvent): Promi
   const record = RECORD_PROJECTIONS[event.type];
   if (record) {
     const [key, columns] = record.row(event.data);
-    return upsert(tx, record.table, record.keyColumn, key, columns, record.parse(event.data), event);
+    const parsed = record.parse(event.data);
+    if (batch.effects && (record.table === 'rm_merchants' || record.table === 'rm_bank_accounts')) {
+      // The record as the jsonb column holds it (a JSON round trip), so the cache reads what SQL reads.
+      batch.effects.records.push({
+        table: record.table,
+        key,
+        ...(typeof columns.active === 'boolean' ? { active: columns.active } : {}),
+        record: JSON.parse(JSON.stringify(parsed)),
+      });
+    }
+    return upsert(tx, record.table, record.keyColumn, key, columns, parsed, event);
   }
   const reconciliation = reconciliationRow(event);
   if (reconciliation) {
@@ -182,7 +210,10 @@ class ProjectionBatch {
   /** `bankAccountId|day` → delta of the day's issued volume. */
   private readonly daily = new Map<string, { bankAccountId: string; day: string; deltaKurus: bigint }>();
 
-  constructor(readonly tx: SqlExecutor) {}
+  constructor(
+    readonly tx: SqlExecutor,
+    readonly effects?: DepositContextEffects,
+  ) {}
 
   async transaction(transactionId: string): Promise<TransactionRow | undefined> {
     const known = this.transactions.get(transactionId);
@@ -391,6 +422,7 @@ class ProjectionBatch {
 
   private async flushDaily(): Promise<void> {
     if (this.daily.size === 0) return;
+    this.effects?.daily.push(...[...this.daily.values()].map((d) => ({ ...d })));
     const rows = [...this.daily.values()].map((d) => ({
       bank_account_id: d.bankAccountId,
       day: d.day,

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import {
+  IdempotencyConflictError,
+  PostgresEventStore,
+  WrongExpectedVersionError,
+  comparePositions,
+  defaultAppendGroupLimits,
+  type AppendResult,
+  type NewEvent,
+  type SqlDatabase,
+} from '../src/index.js';
+import { verifyAll } from './event-chain.contract.js';
+
+const event = (data: unknown = {}): NewEvent => ({ eventId: randomUUID(), type: 'Grouped', schemaVersion: 1, data });
+const stream = (label: string) => `group-${label}-${randomUUID()}`;
+
+type Settled = PromiseSettledResult<AppendResult[]>;
+const ok = (outcome: Settled | undefined): AppendResult[] => {
+  if (outcome?.status !== 'fulfilled') throw new Error(`expected success, got ${String(outcome?.reason)}`);
+  return outcome.value;
+};
+const failed = (outcome: Settled | undefined): unknown => {
+  if (outcome?.status !== 'rejected') throw new Error('expected a rejection');
+  return outcome.reason;
+};
+
+/**
+ * Group commit (append-groups.ts) on the PostgreSQL adapter: concurrent callers share one
+ * transaction, each with its own result or conflict, and none of the store's guarantees moves.
+ * A group's members share the transaction's xid, which is how these tests see that a group formed.
+ */
+export function describeAppendGroups(adapter: string, open: () => Promise<SqlDatabase>): void {
+  describe(`append group commit on ${adapter}`, () => {
+    let db: SqlDatabase;
+    /** One group at a time, so the callers queued behind a first one deterministically form the next group. */
+    let store: PostgresEventStore;
+
+    beforeAll(async () => {
+      db = await open();
+      store = await PostgresEventStore.create(db, { maxGroupsInFlight: 1, maxWritesPerGroup: 128 });
+    });
+    afterAll(async () => {
+      await db?.close();
+    });
+
+    it('gives each caller of one group its own result or its own conflict, and a conflict writes nothing', async () => {
+      const [s1, s2, s3, s4, fresh, side] = ['s1', 's2', 's3', 's4', 'fresh', 'side'].map(stream) as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      const pair = [stream('pair-a'), stream('pair-b')] as const;
+      for (const id of [s1, s2, s4]) await store.append(id, [event({ n: 1 })], 'no_stream');
+      await store.append(s3, [event({ n: 1 }), event({ n: 2 })], 'no_stream');
+      const groupsBefore = store.appendGroupsWritten;
+
+      // Same tick: the first starts a group alone, the others queue and leave together as the next,
+      // except a second caller of a stream already in that group, which waits for the one after.
+      const outcomes = await Promise.allSettled([
+        store.appendMany([{ streamId: stream('first'), events: [event()], expectedVersion: 'no_stream' }]),
+        store.appendMany([{ streamId: s1, events: [event({ n: 2 })], expectedVersion: 1 }]),
+        store.appendMany([{ streamId: s2, events: [event({ stale: true })], expectedVersion: 5 }]),
+        store.appendMany([{ streamId: s2, events: [event({ n: 2 })], expectedVersion: 1 }]),
+        // Several streams: its first write would succeed, its second is stale (s3 is at 2).
+        store.appendMany([
+          { streamId: side, events: [event({ must: 'vanish' })], expectedVersion: 'no_stream' },
+          { streamId: s3, events: [event({ stale: true })], expectedVersion: 1 },
+        ]),
+        store.appendMany([{ streamId: s4, events: [event({ exists: true })], expectedVersion: 'no_stream' }]),
+        store.appendMany([{ streamId: fresh, events: [event({ winner: true })], expectedVersion: 'no_stream' }]),
+        store.appendMany([
+          { streamId: pair[0], events: [event(), event()], expectedVersion: 'no_stream' },
+          { streamId: pair[1], events: [event()], expectedVersion: 'any' },
+        ]),
+      ]);
+
+      expect(store.appendGroupsWritten - groupsBefore).toBe(3);
+      const [first, s1Ok, s2Stale, s2Ok, multiStale, s4Exists, freshOk, pairOk] = outcomes;
+      expect(ok(s1Ok)[0]).toMatchObject({ streamId: s1, nextVersion: 2, idempotentReplay: false });
+      expect(failed(s2Stale)).toBeInstanceOf(WrongExpectedVersionError);
+      expect(failed(s2Stale)).toMatchObject({ streamId: s2, expectedVersion: 5, actualVersion: 1 });
+      expect(ok(s2Ok)[0]).toMatchObject({ streamId: s2, nextVersion: 2 });
+      expect(failed(multiStale)).toBeInstanceOf(WrongExpectedVersionError);
+      expect(failed(multiStale)).toMatchObject({ streamId: s3, actualVersion: 2 });
+      expect(failed(s4Exists)).toBeInstanceOf(WrongExpectedVersionError);
+      expect(failed(s4Exists)).toMatchObject({ streamId: s4, actualVersion: 1 });
+      expect(ok(freshOk)[0]).toMatchObject({ streamId: fresh, nextVersion: 1 });
+      expect(ok(pairOk).map((r) => r.nextVersion)).toEqual([2, 1]);
+
+      // The successful members of the second group committed in one transaction (one xid), in
+      // arrival order, after the first group and before the third.
+      const grouped = [s1Ok, freshOk, pairOk].flatMap((o) => ok(o).map((r) => r.lastPosition));
+      expect(new Set(grouped.map((p) => p.commitXid)).size).toBe(1);
+      for (let i = 1; i < grouped.length; i++) expect(comparePositions(grouped[i - 1]!, grouped[i]!)).toBe(-1);
+      expect(comparePositions(ok(first)[0]!.lastPosition, grouped[0]!)).toBe(-1);
+      expect(comparePositions(grouped[grouped.length - 1]!, ok(s2Ok)[0]!.lastPosition)).toBe(-1);
+      expect(ok(s2Ok)[0]!.lastPosition.commitXid).not.toBe(grouped[0]!.commitXid);
+
+      // A conflict wrote nothing, not even the other stream of its own atomic append.
+      expect(await store.readStream(side)).toEqual([]);
+      expect((await store.readStream(s1)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+      expect((await store.readStream(s2)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+      expect((await store.readStream(s3)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
+      expect((await store.readStream(s4)).map((e) => e.data)).toEqual([{ n: 1 }]);
+      expect((await store.readStream(pair[0])).map((e) => e.streamVersion)).toEqual([1, 2]);
+      expect((await verifyAll(db)).broken).toEqual([]);
+    });
+
+    it('keeps event ids idempotent across one group: a retry beside its original is its replay', async () => {
+      const x = stream('x');
+      const y = stream('y');
+      const earlier = stream('earlier');
+      const stored = [event({ e: 1 })];
+      await store.append(earlier, stored, 'no_stream');
+      const original = [event({ o: 1 }), event({ o: 2 })];
+
+      const calls = [
+        store.appendMany([{ streamId: stream('first'), events: [event()], expectedVersion: 'no_stream' }]),
+        store.appendMany([{ streamId: x, events: original, expectedVersion: 'no_stream' }]),
+        // The same events again in the same group (a client retry racing its original), with 'any'.
+        store.appendMany([{ streamId: x, events: original, expectedVersion: 'any' }]),
+        store.appendMany([{ streamId: y, events: [event({ bystander: true })], expectedVersion: 'no_stream' }]),
+        // The same events for another stream, in the same group as the original: refused, nothing written.
+        store.appendMany([{ streamId: stream('elsewhere'), events: original, expectedVersion: 'no_stream' }]),
+        // A retry of events stored before the group, with the expectation they were written under.
+        store.appendMany([{ streamId: earlier, events: stored, expectedVersion: 'no_stream' }]),
+        // Some of its ids are stored already, some not: refused, nothing written.
+        store.appendMany([{ streamId: earlier, events: [stored[0]!, event({ new: true })], expectedVersion: 'any' }]),
+      ];
+      const [, originalOut, retryOut, bystander, elsewhere, earlierRetry, partial] = await Promise.allSettled(calls);
+
+      expect(ok(originalOut)[0]).toMatchObject({ streamId: x, nextVersion: 2, idempotentReplay: false });
+      expect(ok(retryOut)[0]).toMatchObject({
+        streamId: x,
+        nextVersion: 2,
+        idempotentReplay: true,
+        lastPosition: ok(originalOut)[0]!.lastPosition,
+      });
+      expect(ok(bystander)[0]).toMatchObject({ streamId: y, nextVersion: 1, idempotentReplay: false });
+      expect(ok(earlierRetry)[0]).toMatchObject({ streamId: earlier, nextVersion: 1, idempotentReplay: true });
+      expect(failed(partial)).toBeInstanceOf(IdempotencyConflictError);
+      expect(failed(elsewhere)).toBeInstanceOf(IdempotencyConflictError);
+      // The original and the bystander committed together.
+      expect(ok(bystander)[0]!.lastPosition.commitXid).toBe(ok(originalOut)[0]!.lastPosition.commitXid);
+
+      expect((await store.readStream(x)).map((e) => e.eventId)).toEqual(original.map((e) => e.eventId));
+      expect((await store.readStream(earlier)).map((e) => e.eventId)).toEqual([stored[0]!.eventId]);
+      expect(await store.readStream(y)).toHaveLength(1);
+      expect((await verifyAll(db)).broken).toEqual([]);
+    });
+
+    it('parallel appends in groups: gap-free global order, each stream in version order, one chain', async () => {
+      // The engine's own limits, as the services run them.
+      const live = await PostgresEventStore.create(db, defaultAppendGroupLimits(db.kind));
+      const hot = Array.from({ length: 5 }, (_, i) => stream(`hot${i}`));
+      const tail = await live.headPosition();
+      const groupsBefore = live.appendGroupsWritten;
+      const CALLERS = 40;
+      const ROUNDS = 6;
+      const written: string[] = [];
+      await Promise.all(
+        Array.from({ length: CALLERS }, async (_, caller) => {
+          for (let round = 0; round < ROUNDS; round++) {
+            const events = [event({ caller, round })];
+            const target = hot[(caller + round) % hot.length]!;
+            if (caller % 3 === 0) {
+              await live.appendMany([
+                { streamId: `${target}-side-${caller}`, events: [event({ side: true })], expectedVersion: 'any' },
+                { streamId: target, events, expectedVersion: 'any' },
+              ]);
+            } else {
+              await live.append(target, events, 'any');
+            }
+            written.push(...events.map((e) => e.eventId));
+          }
+        }),
+      );
+      const appends = CALLERS * ROUNDS;
+      expect(live.appendGroupsWritten - groupsBefore).toBeLessThan(appends);
+
+      const seen: Array<{ eventId: string; streamId: string; streamVersion: number }> = [];
+      let from = tail;
+      for (;;) {
+        const page = await live.readAll(from, 1_000);
+        if (page.length === 0) break;
+        for (let i = 1; i < page.length; i++)
+          expect(comparePositions(page[i - 1]!.position, page[i]!.position)).toBe(-1);
+        seen.push(...page);
+        from = page[page.length - 1]!.position;
+      }
+      const ids = new Set(seen.map((e) => e.eventId));
+      expect(ids.size).toBe(seen.length);
+      for (const id of written) expect(ids.has(id)).toBe(true);
+      for (const id of hot) {
+        const versions = seen.filter((e) => e.streamId === id).map((e) => e.streamVersion);
+        expect({ id, versions }).toEqual({ id, versions: versions.map((_, i) => i + 1) });
+      }
+      expect(seen.filter((e) => hot.includes(e.streamId))).toHaveLength(appends);
+      expect((await verifyAll(db)).broken).toEqual([]);
+    });
+  });
+}
