@@ -19,7 +19,8 @@ import {
   type TransportConfig,
   type TransportServer,
 } from './transport.js';
-import type { ServiceName } from './kafka/kafka-transport.options.js';
+import { kafkaInstanceId, kafkaTransportOptions, type ServiceName } from './kafka/kafka-transport.options.js';
+import { ensureKafkaTopics, requestAndReplyTopics } from './kafka/kafka-topics.js';
 import { errorReplyOf, fromWire, replyOf, toWire, unwrapReply, type Wire, type WireReply } from './wire-codec.js';
 
 // @nestjs/cqrs keys (decorators/constants.js, not exported from its index): the id a bus files a
@@ -31,6 +32,8 @@ const QUERY_HANDLER_METADATA = '__queryHandler__';
 
 /** Upper bound on catalogued message classes (TIGER_STYLE): the contracts hold a few dozen. */
 const MAX_MESSAGE_CLASSES = 500;
+/** How long a Kafka service waits at start for its topics to exist with leaders. */
+const KAFKA_TOPIC_SETUP_TIMEOUT_MS = 60_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type MessageClass = abstract new (...args: any[]) => object;
@@ -123,10 +126,17 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
         else forwarded.push({ kind, type, subject });
       }
     }
+    const instanceId = kafkaInstanceId(transport.env);
+    if (transport.kind === 'kafka')
+      await this.prepareKafka(
+        instanceId,
+        forwarded.map((f) => f.subject),
+      );
     this.client = createTransportClient(
       transport,
       this.options.service,
       forwarded.map((f) => f.subject),
+      instanceId,
     );
     for (const { kind, type, subject } of forwarded) this.forward(kind, type, subject);
     await this.client.connect();
@@ -142,6 +152,30 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     this.statusSubscription?.unsubscribe();
     this.connected = false;
     await this.client?.close();
+  }
+
+  /**
+   * Kafka: every topic this process consumes or produces exists before anything subscribes, and the
+   * groups about to consume (the service's command group, this instance's reply group) start at the
+   * topics' current end, so nothing sent from now on is skipped (./kafka/kafka-topics.ts).
+   */
+  private async prepareKafka(instanceId: string, forwardedSubjects: string[]): Promise<void> {
+    const { brokers, clientId, serverGroupId, replyGroupId } = kafkaTransportOptions(
+      this.options.transport.env,
+      this.options.service,
+      instanceId,
+    );
+    const served = this.routes.served;
+    await ensureKafkaTopics({
+      brokers,
+      clientId,
+      topics: requestAndReplyTopics([...served, ...forwardedSubjects]),
+      timeoutMs: KAFKA_TOPIC_SETUP_TIMEOUT_MS,
+      groups: [
+        { groupId: serverGroupId, topics: served },
+        { groupId: replyGroupId, topics: forwardedSubjects.map((subject) => `${subject}.reply`) },
+      ],
+    });
   }
 
   /** Message classes with a handler provider in this application. */

@@ -67,6 +67,16 @@ describe('kafkaTransportOptions', () => {
     expect(a.server.options?.send?.acks).toBe(-1);
   });
 
+  it('names groups and clients after MESSAGING_PREFIX, so two deployments on one broker never share a group', () => {
+    const one = kafkaTransportOptions({ ...env, MESSAGING_PREFIX: 'run1' }, 'ledger', 'pod-a');
+    const two = kafkaTransportOptions({ ...env, MESSAGING_PREFIX: 'run2' }, 'ledger', 'pod-a');
+    expect(one.serverGroupId).toBe('run1.ledger');
+    expect(two.serverGroupId).toBe('run2.ledger');
+    expect(one.replyGroupId).toBe('run1.ledger.replies.pod-a');
+    expect(one.client.options?.client?.clientId).toBe('run1.ledger.pod-a.client');
+    expect(() => kafkaTransportOptions({ ...env, MESSAGING_PREFIX: 'a.b' }, 'ledger', 'x')).toThrow(/MESSAGING_PREFIX/);
+  });
+
   it('refuses an unknown service, missing brokers and an out-of-range session timeout', () => {
     expect(() => kafkaTransportOptions(env, 'nope' as never, 'x')).toThrow(/unknown service/);
     expect(() => kafkaTransportOptions({}, 'ledger', 'x')).toThrow(/KAFKA_BROKERS is required/);

@@ -56,6 +56,8 @@ export interface KafkaTransportEnv {
   INSTANCE_ID?: string;
   HOSTNAME?: string;
   KAFKA_SESSION_TIMEOUT_MS?: string;
+  /** The deployment's prefix (as for NATS subjects): consumer groups are named after it too. */
+  MESSAGING_PREFIX?: string;
 }
 
 /** `host:port,host:port` → brokers; refuses anything else by name. */
@@ -97,10 +99,15 @@ export function kafkaTransportOptions(
   if (!Number.isInteger(sessionTimeoutMs) || sessionTimeoutMs < 6_000 || sessionTimeoutMs > 300_000) {
     throw new Error(`KAFKA_SESSION_TIMEOUT_MS must be an integer 6000..300000 (got "${env.KAFKA_SESSION_TIMEOUT_MS}")`);
   }
-  const clientId = `transfergate.${service}.${instanceId}`;
+  // Two deployments (or test runs) on one broker use different prefixes: their topics differ, and so
+  // must their consumer groups, or one group would hold members subscribed to different topics.
+  const prefix = env.MESSAGING_PREFIX || 'transfergate';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(prefix))
+    throw new Error(`MESSAGING_PREFIX "${prefix}" is not 1..64 of A-Z a-z 0-9 _ -`);
+  const clientId = `${prefix}.${service}.${instanceId}`;
   // Nest appends postfixId to both clientId and groupId; we spell the full names and pass '' instead.
-  const serverGroupId = `transfergate.${service}`;
-  const replyGroupId = `transfergate.${service}.replies.${instanceId}`;
+  const serverGroupId = `${prefix}.${service}`;
+  const replyGroupId = `${prefix}.${service}.replies.${instanceId}`;
   const retry = { initialRetryTime: 300, retries: 8 };
 
   return {
