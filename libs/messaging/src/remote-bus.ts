@@ -9,6 +9,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
+import { ClientKafka } from '@nestjs/microservices';
 import { Command, CommandBus, CqrsModule, Query, QueryBus } from '@nestjs/cqrs';
 import { DomainError } from '@transfergate/contracts';
 import { currentRequestId, isSaneRequestId, runWithRequestId } from '@transfergate/observability';
@@ -20,7 +21,12 @@ import {
   type TransportServer,
 } from './transport.js';
 import { kafkaInstanceId, kafkaTransportOptions, type ServiceName } from './kafka/kafka-transport.options.js';
-import { ensureKafkaTopics, requestAndReplyTopics } from './kafka/kafka-topics.js';
+import {
+  ensureKafkaTopics,
+  requestAndReplyTopics,
+  seekToStart,
+  type TopicPartitionOffset,
+} from './kafka/kafka-topics.js';
 import { errorReplyOf, fromWire, replyOf, toWire, unwrapReply, type Wire, type WireReply } from './wire-codec.js';
 
 // @nestjs/cqrs keys (decorators/constants.js, not exported from its index): the id a bus files a
@@ -127,11 +133,13 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
       }
     }
     const instanceId = kafkaInstanceId(transport.env);
-    if (transport.kind === 'kafka')
-      await this.prepareKafka(
-        instanceId,
-        forwarded.map((f) => f.subject),
-      );
+    const replyStarts =
+      transport.kind === 'kafka'
+        ? await this.prepareKafka(
+            instanceId,
+            forwarded.map((f) => f.subject),
+          )
+        : [];
     this.client = createTransportClient(
       transport,
       this.options.service,
@@ -140,6 +148,7 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     );
     for (const { kind, type, subject } of forwarded) this.forward(kind, type, subject);
     await this.client.connect();
+    if (this.client instanceof ClientKafka && forwarded.length > 0) seekToStart(this.client.consumer, replyStarts);
     this.connected = true;
     // NATS: connected / disconnected / reconnecting; Kafka: connected / disconnected / crashed / …
     this.statusSubscription = (this.client.status as Observable<string>).subscribe((status) => {
@@ -155,27 +164,20 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * Kafka: every topic this process consumes or produces exists before anything subscribes, and the
-   * groups about to consume (the service's command group, this instance's reply group) start at the
-   * topics' current end, so nothing sent from now on is skipped (./kafka/kafka-topics.ts).
+   * Kafka: every topic this process consumes or produces exists before anything subscribes, and
+   * where this instance's new reply group must start reading, so no reply is skipped
+   * (./kafka/kafka-topics.ts).
    */
-  private async prepareKafka(instanceId: string, forwardedSubjects: string[]): Promise<void> {
-    const { brokers, clientId, serverGroupId, replyGroupId } = kafkaTransportOptions(
-      this.options.transport.env,
-      this.options.service,
-      instanceId,
-    );
-    const served = this.routes.served;
-    await ensureKafkaTopics({
+  private async prepareKafka(instanceId: string, forwardedSubjects: string[]): Promise<TopicPartitionOffset[]> {
+    const { brokers, clientId } = kafkaTransportOptions(this.options.transport.env, this.options.service, instanceId);
+    const { endOffsets } = await ensureKafkaTopics({
       brokers,
       clientId,
-      topics: requestAndReplyTopics([...served, ...forwardedSubjects]),
+      topics: requestAndReplyTopics([...this.routes.served, ...forwardedSubjects]),
       timeoutMs: KAFKA_TOPIC_SETUP_TIMEOUT_MS,
-      groups: [
-        { groupId: serverGroupId, topics: served },
-        { groupId: replyGroupId, topics: forwardedSubjects.map((subject) => `${subject}.reply`) },
-      ],
+      endOffsetsOf: forwardedSubjects.map((subject) => `${subject}.reply`),
     });
+    return endOffsets;
   }
 
   /** Message classes with a handler provider in this application. */
@@ -198,7 +200,8 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     const bus = kind === 'command' ? this.commandBus : this.queryBus;
     server.addHandler(
       subject,
-      async (data: WireRequest): Promise<WireReply> => {
+      async (data: WireRequest): Promise<WireReply | KafkaReplyEnvelope> => {
+        let reply: WireReply;
         try {
           const message = Object.assign(Object.create(type.prototype) as object, decodeFields(data?.message ?? null));
           // The caller's request id follows the command: the events it appends here carry it.
@@ -206,10 +209,14 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
           const result = await runWithRequestId(requestId, () =>
             (bus as CommandBus).execute(message as unknown as Command<unknown>),
           );
-          return replyOf(result);
+          reply = replyOf(result);
         } catch (error) {
-          return errorReplyOf(error);
+          reply = errorReplyOf(error);
         }
+        // Nest's Kafka serializer takes any answer with a `key` or `value` field for a Kafka message
+        // and sends only that field: `{ ok: true, value }` arrived as the bare value (the `ok` lost).
+        // So over Kafka the reply is handed over as the message's value, explicitly.
+        return this.options.transport.kind === 'kafka' ? { value: reply } : reply;
       },
       false,
     );
@@ -248,6 +255,11 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     }
     return unwrapReply(reply);
   }
+}
+
+/** A Kafka message for Nest's serializer: its value is the reply, JSON-encoded as a whole. */
+interface KafkaReplyEnvelope {
+  value: WireReply;
 }
 
 /** What a caller sends: the message's fields and the id of the request that caused it, if any. */

@@ -10,11 +10,8 @@ export interface EnsureKafkaTopicsOptions {
   topics: readonly string[];
   /** How long to wait for the broker to create the topics and elect their leaders. */
   timeoutMs: number;
-  /**
-   * Consumer groups about to consume some of these topics, each started at the topics' current end
-   * where it has no committed offset yet (see `startGroupAtEnd`).
-   */
-  groups?: ReadonlyArray<{ groupId: string; topics: readonly string[] }>;
+  /** Topics whose current end offsets are returned (see `seekToStart`). */
+  endOffsetsOf?: readonly string[];
 }
 
 /** The request topic of a subject and the topic its replies come back on (Nest's ClientKafka naming). */
@@ -33,20 +30,48 @@ export function requestAndReplyTopics(subjects: readonly string[]): string[] {
  * auto-creation. Partition count and replication factor are the broker's defaults; creating a topic
  * that another instance created meanwhile is not an error.
  */
-export async function ensureKafkaTopics(options: EnsureKafkaTopicsOptions): Promise<string[]> {
+export interface TopicPartitionOffset {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+export async function ensureKafkaTopics(
+  options: EnsureKafkaTopicsOptions,
+): Promise<{ created: string[]; endOffsets: TopicPartitionOffset[] }> {
   const topics = [...new Set(options.topics)];
   if (topics.length > MAX_KAFKA_TOPICS) throw new Error(`more than ${MAX_KAFKA_TOPICS} Kafka topics requested`);
   if (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1) throw new RangeError('timeoutMs must be > 0');
-  if (topics.length === 0) return [];
+  if (topics.length === 0) return { created: [], endOffsets: [] };
   const admin = newAdmin(options);
   const deadline = Date.now() + options.timeoutMs;
   await admin.connect();
   try {
     const created = await createMissing(admin, topics, options.timeoutMs, deadline);
-    for (const group of options.groups ?? []) await startGroupAtEnd(admin, group.groupId, group.topics);
-    return created;
+    const endOffsets: TopicPartitionOffset[] = [];
+    for (const topic of options.endOffsetsOf ?? []) {
+      const ends = await untilDeadline(deadline, () => admin.fetchTopicOffsets(topic));
+      for (const { partition, high } of ends) endOffsets.push({ topic, partition, offset: high });
+    }
+    return { created, endOffsets };
   } finally {
     await admin.disconnect();
+  }
+}
+
+/**
+ * A partition the metadata already shows with a leader can still answer NOT_LEADER_FOR_PARTITION
+ * for a moment after its creation (the broker is still opening its log): retriable errors are
+ * retried until the deadline.
+ */
+async function untilDeadline<T>(deadline: number, attempt: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error as { retriable?: boolean }).retriable || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
   }
 }
 
@@ -84,30 +109,18 @@ async function createMissing(admin: Admin, topics: string[], timeoutMs: number, 
 }
 
 /**
- * A consumer group with no committed offset starts where kafkajs's first fetch finds the end of the
- * partition ("latest"), which happens some time AFTER the group has joined. A caller's reply group
- * is new with every process: requests sent right after it reported its assignment got replies
- * written before that first fetch, and those replies were skipped (the caller timed out). So the
- * end is fixed before the consumer joins, by committing it for every partition without a commit;
- * every message written after this call is then consumed. A group that already has members (other
- * instances of a service) refuses the commit: it is consuming already, which is fine.
+ * A consumer group with no committed offset starts where kafkajs's first fetch finds the end of each
+ * partition ("latest"), which happens some time AFTER the group has joined. A caller's reply group is
+ * new with every process: requests sent right after it reported its assignment got replies written
+ * before that first fetch, and those replies were skipped (the caller timed out; seen on the real
+ * broker). So the caller reads the reply topics' ends before it connects (`ensureKafkaTopics`'s
+ * `endOffsetsOf`) and, once joined, seeks there: every reply to a request sent after connecting is
+ * at or after that offset. (kafkajs's admin.setOffsets joins the group with a consumer of its own and
+ * waits for a fetch: seconds per topic, so no.)
  */
-export async function startGroupAtEnd(admin: Admin, groupId: string, topics: readonly string[]): Promise<void> {
-  if (topics.length === 0) return;
-  const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
-  for (const { topic, partitions } of committed) {
-    const uncommitted = new Set(partitions.filter((p) => Number(p.offset) < 0).map((p) => p.partition));
-    if (uncommitted.size === 0) continue;
-    const ends = (await admin.fetchTopicOffsets(topic)).filter((p) => uncommitted.has(p.partition));
-    try {
-      await admin.setOffsets({
-        groupId,
-        topic,
-        partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })),
-      });
-    } catch (error) {
-      if (/must have no running instances/.test((error as Error).message)) return;
-      throw error;
-    }
-  }
+export function seekToStart(
+  consumer: { seek(entry: { topic: string; partition: number; offset: string }): void },
+  starts: readonly TopicPartitionOffset[],
+): void {
+  for (const start of starts) consumer.seek(start);
 }

@@ -5,7 +5,13 @@ import { NestFactory } from '@nestjs/core';
 import { ClientKafka, MessagePattern, Payload, type MicroserviceOptions } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
 import { kafkaBrokersFor } from '../../../../test/support/kafka.js';
-import { ensureKafkaTopics, kafkaTransportOptions, requestAndReplyTopics, waitForReplyTopics } from './index.js';
+import {
+  ensureKafkaTopics,
+  kafkaTransportOptions,
+  requestAndReplyTopics,
+  seekToStart,
+  waitForReplyTopics,
+} from './index.js';
 
 /**
  * Request-reply over a real Kafka broker (`npm run kafka:local`; CI runs it). Without KAFKA_BROKERS
@@ -41,7 +47,6 @@ describeWithBroker('Kafka request-reply on a real broker', () => {
       clientId: options.clientId,
       topics: requestAndReplyTopics([PATTERN]),
       timeoutMs: 60_000,
-      groups: [{ groupId: options.serverGroupId, topics: [PATTERN] }],
     });
     server = await NestFactory.createMicroservice<MicroserviceOptions>(EchoModule, {
       ...options.server,
@@ -57,17 +62,18 @@ describeWithBroker('Kafka request-reply on a real broker', () => {
 
   const newClient = async (instanceId: string) => {
     const options = kafkaTransportOptions(env, 'gateway-api', instanceId);
-    // What RemoteBusBridge does before it connects: the new reply group starts at the current end.
-    await ensureKafkaTopics({
+    // What RemoteBusBridge does: the new reply group reads from the reply topic's end before connecting.
+    const { endOffsets } = await ensureKafkaTopics({
       brokers: options.brokers,
       clientId: options.clientId,
       topics: [`${PATTERN}.reply`],
       timeoutMs: 60_000,
-      groups: [{ groupId: options.replyGroupId, topics: [`${PATTERN}.reply`] }],
+      endOffsetsOf: [`${PATTERN}.reply`],
     });
     const client = new ClientKafka(options.client.options!);
     client.subscribeToResponseOf(PATTERN);
     await client.connect();
+    seekToStart(client.consumer, endOffsets);
     clients.push(client);
     await waitForReplyTopics(client, [PATTERN], 60_000);
     return client;

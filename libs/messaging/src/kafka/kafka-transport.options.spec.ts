@@ -65,6 +65,11 @@ describe('kafkaTransportOptions', () => {
     expect(a.client.options?.client?.clientId).toBe('transfergate.gateway-api.pod-a.client');
     expect(a.server.options?.client?.clientId).toBe('transfergate.gateway-api.pod-a.server');
     expect(a.server.options?.send?.acks).toBe(-1);
+    expect(a.server.options?.run).toEqual({
+      autoCommit: true,
+      autoCommitThreshold: 1,
+      partitionsConsumedConcurrently: 16,
+    });
   });
 
   it('names groups and clients after MESSAGING_PREFIX, so two deployments on one broker never share a group', () => {
@@ -85,7 +90,10 @@ describe('kafkaTransportOptions', () => {
     );
     expect(
       kafkaTransportOptions({ ...env, KAFKA_SESSION_TIMEOUT_MS: '12000' }, 'ledger', 'x').server.options?.consumer,
-    ).toMatchObject({ sessionTimeout: 12_000, heartbeatInterval: 1_200 });
+    ).toMatchObject({ sessionTimeout: 12_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 250 });
+    expect(
+      kafkaTransportOptions({ ...env, KAFKA_SESSION_TIMEOUT_MS: '6000' }, 'ledger', 'x').client.options?.consumer,
+    ).toMatchObject({ sessionTimeout: 6_000, heartbeatInterval: 600, maxWaitTimeInMs: 250 });
   });
 
   it("Nest's ClientKafka uses our names as given and hands kafkajs our reply assigner", async () => {

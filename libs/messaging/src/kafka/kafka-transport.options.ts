@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Transport, type KafkaOptions } from '@nestjs/microservices';
+import { Partitioners } from 'kafkajs';
 import { instanceReplyAssigner } from './instance-reply.assigner.js';
 
 /**
@@ -34,7 +35,23 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 type NestConsumerConfig = NonNullable<NonNullable<KafkaOptions['options']>['consumer']>;
 
+/**
+ * How quickly a consumer notices a rebalance: kafkajs checks between fetches, when its heartbeat is
+ * due. With its defaults (fetches that wait up to 5 s, a heartbeat every session/10 = 3 s) a second
+ * ledger joining stalled every command for several seconds on the real broker, longer than a
+ * caller's timeout. Short fetch waits and a heartbeat at most every second keep a rebalance near 1 s.
+ */
+const MAX_FETCH_WAIT_MS = 250;
+const MAX_HEARTBEAT_INTERVAL_MS = 1_000;
+function consumerTiming(sessionTimeoutMs: number) {
+  return {
+    heartbeatInterval: Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor(sessionTimeoutMs / 10)),
+    maxWaitTimeInMs: MAX_FETCH_WAIT_MS,
+  };
+}
+
 /** Limits (TIGER_STYLE). */
+const PARTITIONS_HANDLED_CONCURRENTLY = 16;
 export const MAX_KAFKA_BROKERS = 32;
 const MAX_INSTANCE_ID_LENGTH = 100;
 
@@ -123,12 +140,20 @@ export function kafkaTransportOptions(
         consumer: {
           groupId: serverGroupId,
           sessionTimeout: sessionTimeoutMs,
-          heartbeatInterval: Math.floor(sessionTimeoutMs / 10),
+          ...consumerTiming(sessionTimeoutMs),
           allowAutoTopicCreation: true,
         },
-        // Commit after each handled command: a rebalance redelivers at most the command in flight.
-        run: { autoCommit: true, autoCommitThreshold: 1 },
-        producer: { allowAutoTopicCreation: true },
+        // Commit after each handled command: a rebalance redelivers at most the commands in flight.
+        // kafkajs hands one message at a time to the handler by default: one slow command (a query
+        // that waits for a projection) held up every other one behind it, so partitions are handled
+        // concurrently, each still in order.
+        run: {
+          autoCommit: true,
+          autoCommitThreshold: 1,
+          partitionsConsumedConcurrently: PARTITIONS_HANDLED_CONCURRENTLY,
+        },
+        // kafkajs 2's default partitioner, named so kafkajs does not warn about its change on every start.
+        producer: { allowAutoTopicCreation: true, createPartitioner: Partitioners.DefaultPartitioner },
         send: { acks: -1 },
       },
     },
@@ -140,14 +165,15 @@ export function kafkaTransportOptions(
         consumer: {
           groupId: replyGroupId,
           sessionTimeout: sessionTimeoutMs,
-          heartbeatInterval: Math.floor(sessionTimeoutMs / 10),
+          ...consumerTiming(sessionTimeoutMs),
           allowAutoTopicCreation: true,
           // kafkajs's own type and Nest's copy of it differ only nominally.
           partitionAssigners: [instanceReplyAssigner] as unknown as NestConsumerConfig['partitionAssigners'],
         },
         // Only replies to requests sent from now on matter: a new instance never reads old replies.
         subscribe: { fromBeginning: false },
-        producer: { allowAutoTopicCreation: true },
+        // kafkajs 2's default partitioner, named so kafkajs does not warn about its change on every start.
+        producer: { allowAutoTopicCreation: true, createPartitioner: Partitioners.DefaultPartitioner },
         send: { acks: -1 },
       },
     },
