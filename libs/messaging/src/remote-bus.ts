@@ -202,8 +202,19 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
       subject,
       async (data: WireRequest): Promise<WireReply | KafkaReplyEnvelope> => {
         let reply: WireReply;
+        let fields: Record<string, unknown>;
         try {
-          const message = Object.assign(Object.create(type.prototype) as object, decodeFields(data?.message ?? null));
+          fields = decodeFields(data?.message ?? null);
+        } catch (error) {
+          // A poison message (not ours, or corrupted): refused with an error reply (if it names a
+          // reply topic) and logged; it is consumed and committed like any other, so it never
+          // blocks the messages behind it in its partition.
+          this.logger.warn(`${subject}: refused a malformed message: ${(error as Error).message}`);
+          reply = errorReplyOf(error);
+          return this.options.transport.kind === 'kafka' ? { value: reply } : reply;
+        }
+        try {
+          const message = Object.assign(Object.create(type.prototype) as object, fields);
           // The caller's request id follows the command: the events it appends here carry it.
           const requestId = isSaneRequestId(data?.requestId) ? data.requestId : undefined;
           const result = await runWithRequestId(requestId, () =>
