@@ -169,10 +169,15 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
    * (./kafka/kafka-topics.ts).
    */
   private async prepareKafka(instanceId: string, forwardedSubjects: string[]): Promise<TopicPartitionOffset[]> {
-    const { brokers, clientId } = kafkaTransportOptions(this.options.transport.env, this.options.service, instanceId);
+    const { brokers, clientId, topicPartitions } = kafkaTransportOptions(
+      this.options.transport.env,
+      this.options.service,
+      instanceId,
+    );
     const { endOffsets } = await ensureKafkaTopics({
       brokers,
       clientId,
+      partitions: topicPartitions,
       topics: requestAndReplyTopics([...this.routes.served, ...forwardedSubjects]),
       timeoutMs: KAFKA_TOPIC_SETUP_TIMEOUT_MS,
       endOffsetsOf: forwardedSubjects.map((subject) => `${subject}.reply`),

@@ -10,6 +10,8 @@ export interface EnsureKafkaTopicsOptions {
   topics: readonly string[];
   /** How long to wait for the broker to create the topics and elect their leaders. */
   timeoutMs: number;
+  /** Partitions of each topic created here (existing topics are left as they are); broker default if absent. */
+  partitions?: number;
   /** Topics whose current end offsets are returned (see `seekToStart`). */
   endOffsetsOf?: readonly string[];
 }
@@ -47,7 +49,7 @@ export async function ensureKafkaTopics(
   const deadline = Date.now() + options.timeoutMs;
   await admin.connect();
   try {
-    const created = await createMissing(admin, topics, options.timeoutMs, deadline);
+    const created = await createMissing(admin, topics, options.timeoutMs, deadline, options.partitions);
     const endOffsets: TopicPartitionOffset[] = [];
     for (const topic of options.endOffsetsOf ?? []) {
       const ends = await untilDeadline(deadline, () => admin.fetchTopicOffsets(topic));
@@ -84,12 +86,18 @@ function newAdmin(options: EnsureKafkaTopicsOptions): Admin {
   }).admin();
 }
 
-async function createMissing(admin: Admin, topics: string[], timeoutMs: number, deadline: number): Promise<string[]> {
+async function createMissing(
+  admin: Admin,
+  topics: string[],
+  timeoutMs: number,
+  deadline: number,
+  partitions: number | undefined,
+): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((topic) => !existing.has(topic));
   if (missing.length > 0) {
     await admin.createTopics({
-      topics: missing.map((topic) => ({ topic })),
+      topics: missing.map((topic) => ({ topic, ...(partitions ? { numPartitions: partitions } : {}) })),
       waitForLeaders: true,
       timeout: timeoutMs,
     });

@@ -82,6 +82,16 @@ describe('kafkaTransportOptions', () => {
     expect(() => kafkaTransportOptions({ ...env, MESSAGING_PREFIX: 'a.b' }, 'ledger', 'x')).toThrow(/MESSAGING_PREFIX/);
   });
 
+  it('creates topics with 8 partitions unless KAFKA_TOPIC_PARTITIONS says otherwise (1..64)', () => {
+    expect(kafkaTransportOptions(env, 'ledger', 'x').topicPartitions).toBe(8);
+    expect(kafkaTransportOptions({ ...env, KAFKA_TOPIC_PARTITIONS: '24' }, 'ledger', 'x').topicPartitions).toBe(24);
+    for (const bad of ['0', '65', '2.5', 'many']) {
+      expect(() => kafkaTransportOptions({ ...env, KAFKA_TOPIC_PARTITIONS: bad }, 'ledger', 'x')).toThrow(
+        /KAFKA_TOPIC_PARTITIONS/,
+      );
+    }
+  });
+
   it('refuses an unknown service, missing brokers and an out-of-range session timeout', () => {
     expect(() => kafkaTransportOptions(env, 'nope' as never, 'x')).toThrow(/unknown service/);
     expect(() => kafkaTransportOptions({}, 'ledger', 'x')).toThrow(/KAFKA_BROKERS is required/);
