@@ -61,6 +61,7 @@ describe('kafkaTransportOptions', () => {
     expect(b.client.options?.consumer?.groupId).toBe('transfergate.gateway-api.replies.pod-b');
     expect(a.client.options?.consumer?.partitionAssigners).toEqual([instanceReplyAssigner]);
     expect(a.client.options?.subscribe?.fromBeginning).toBe(false);
+    expect(a.server.options?.subscribe?.fromBeginning).toBe(true);
     expect(a.server.options?.client?.brokers).toEqual(['kafka:9092']);
     expect(a.client.options?.client?.clientId).toBe('transfergate.gateway-api.pod-a.client');
     expect(a.server.options?.client?.clientId).toBe('transfergate.gateway-api.pod-a.server');
@@ -82,8 +83,8 @@ describe('kafkaTransportOptions', () => {
     expect(() => kafkaTransportOptions({ ...env, MESSAGING_PREFIX: 'a.b' }, 'ledger', 'x')).toThrow(/MESSAGING_PREFIX/);
   });
 
-  it('creates topics with 8 partitions unless KAFKA_TOPIC_PARTITIONS says otherwise (1..64)', () => {
-    expect(kafkaTransportOptions(env, 'ledger', 'x').topicPartitions).toBe(8);
+  it('creates topics with 3 partitions unless KAFKA_TOPIC_PARTITIONS says otherwise (1..64)', () => {
+    expect(kafkaTransportOptions(env, 'ledger', 'x').topicPartitions).toBe(3);
     expect(kafkaTransportOptions({ ...env, KAFKA_TOPIC_PARTITIONS: '24' }, 'ledger', 'x').topicPartitions).toBe(24);
     for (const bad of ['0', '65', '2.5', 'many']) {
       expect(() => kafkaTransportOptions({ ...env, KAFKA_TOPIC_PARTITIONS: bad }, 'ledger', 'x')).toThrow(
