@@ -1,7 +1,8 @@
 // Distributed phase of `npm run bench`: the same H2H deposit workload as the embedded phase
 // (bench/load.mjs, same connections and durations), sent to a gateway-api PROCESS whose commands
-// travel over NATS to a ledger PROCESS, both on a fresh PostgreSQL schema. run.mjs prints it beside
-// the embedded PostgreSQL figure of the same run, as a ratio.
+// travel over NATS, or over Kafka (KAFKA_BROKERS, `npm run kafka:local`), to a ledger PROCESS, both
+// on a fresh PostgreSQL schema. run.mjs prints each beside the embedded PostgreSQL figure of the same
+// run, as a ratio.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -61,14 +62,25 @@ async function waitReady(proc, url, name) {
  * (`apps/all-in-one/dist/provision-main.js`), measures H2H deposit creation against the gateway,
  * counts what was stored, and stops everything (the caller drops the schema).
  */
-export async function measureDistributed({ pgUrl, schema, bootstrap, tmpRoot, rateLimitPerMinute, log }) {
+export async function measureDistributed({
+  pgUrl,
+  schema,
+  bootstrap,
+  tmpRoot,
+  rateLimitPerMinute,
+  log,
+  transport = 'nats',
+  kafkaBrokers = process.env.KAFKA_BROKERS,
+}) {
+  if (transport === 'kafka' && !kafkaBrokers) throw new Error('the Kafka phase needs KAFKA_BROKERS');
   const env = {
     ...process.env,
     DATABASE_URL: pgUrl,
     DATABASE_SCHEMA: schema,
     SECRET_KEY: randomBytes(32).toString('base64'),
-    TRANSPORT: 'nats',
+    TRANSPORT: transport,
     NATS_URL,
+    ...(transport === 'kafka' ? { KAFKA_BROKERS: kafkaBrokers } : {}),
     MESSAGING_PREFIX: `bench${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: 'error',
     HOST: '127.0.0.1',
@@ -105,10 +117,10 @@ export async function measureDistributed({ pgUrl, schema, bootstrap, tmpRoot, ra
     if (code !== 0) throw new Error(`provisioning failed (${code}):\n${provision.output()}`);
     const startupSeconds = Math.round((Date.now() - t0) / 100) / 10;
     log(
-      `  distributed: ledger :${ledgerPort} + gateway-api :${gatewayPort} over NATS up and provisioned in ${startupSeconds} s`,
+      `  distributed: ledger :${ledgerPort} + gateway-api :${gatewayPort} over ${transport} up and provisioned in ${startupSeconds} s`,
     );
     log(`  distributed: ${SCENARIOS.h2hDeposit.label} (POST /deposit/bank) against the gateway-api process ...`);
-    const result = await measure(gatewayUrl, SCENARIOS.h2hDeposit, 'distributed h2hDeposit');
+    const result = await measure(gatewayUrl, SCENARIOS.h2hDeposit, `distributed ${transport} h2hDeposit`);
     const client = new pg.Client({ connectionString: pgUrl });
     await client.connect();
     try {
@@ -119,7 +131,7 @@ export async function measureDistributed({ pgUrl, schema, bootstrap, tmpRoot, ra
     } finally {
       await client.end();
     }
-    return { ...result, startupSeconds, processes: ['ledger', 'gateway-api'], transport: 'nats' };
+    return { ...result, startupSeconds, processes: ['ledger', 'gateway-api'], transport };
   } finally {
     await stop();
   }

@@ -8,6 +8,7 @@
 //      + one SELECT by primary key per request for the lookups), and ours/floor,
 //   3b. distributed: the same H2H deposit phase against a gateway-api process whose commands go over
 //      NATS to a ledger process (PostgreSQL), beside the embedded PostgreSQL figure as a ratio,
+//   3c. the same over Kafka when KAFKA_BROKERS is set (npm run kafka:local), also as a ratio,
 //   4. callback delivery on each engine (a fresh app instance): callbacks delivered/s to a local
 //      receiver answering 200, then the same with the receiver failing 30% of its requests
 //      (attempts counted, all must be delivered in the end),
@@ -614,6 +615,7 @@ async function main() {
 
   let dist;
   let dr;
+  let distKafka;
   if (PHASES.has('dist')) {
     log('3b. distributed: H2H deposits against gateway-api + ledger processes over NATS (PostgreSQL) ...');
     const distSchema = `bench_dist_${suffix}`;
@@ -651,6 +653,49 @@ async function main() {
         `  | embedded PostgreSQL req/s ${fmt(embeddedH2h.reqPerSec).padStart(5)}  p99 ${ms(embeddedH2h.latencyMs.p99).padStart(6)}` +
         `  | distributed/embedded req/s ${dr.throughput}  p50 ${dr.p50}  p99 ${dr.p99}\n`,
     );
+
+    // 3c. The same over Kafka, when a broker is there (`npm run kafka:local`; CI runs one).
+    if (process.env.KAFKA_BROKERS) {
+      log(`3c. distributed: the same over Kafka (${process.env.KAFKA_BROKERS}) ...`);
+      const kafkaSchema = `bench_distk_${suffix}`;
+      distKafka = await withCleanup(
+        `distributed over Kafka (${kafkaSchema})`,
+        () => dropSchema(kafkaSchema),
+        () =>
+          measureDistributed({
+            pgUrl: PG_URL,
+            schema: kafkaSchema,
+            bootstrap: BOOTSTRAP,
+            tmpRoot,
+            rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+            log,
+            transport: 'kafka',
+          }),
+      );
+      check('H2H deposit creation distributed over Kafka', distKafka);
+      if (distKafka.depositsStored < distKafka.ok2xx + distKafka.warmup.ok2xx)
+        problems.push(
+          `distributed over Kafka: ${distKafka.ok2xx + distKafka.warmup.ok2xx} 2xx answers but ${distKafka.depositsStored} stored`,
+        );
+      results.distributedKafka = {
+        h2h: distKafka,
+        overEmbeddedPostgres: {
+          throughput: ratio(distKafka.reqPerSec, embeddedH2h.reqPerSec),
+          p50: ratio(distKafka.latencyMs.p50, embeddedH2h.latencyMs.p50),
+          p99: ratio(distKafka.latencyMs.p99, embeddedH2h.latencyMs.p99),
+        },
+      };
+      const kr = results.distributedKafka.overEmbeddedPostgres;
+      console.log(
+        `distributed (gateway-api and ledger processes, Kafka, PostgreSQL)\n` +
+          `  ${`${SCENARIOS.h2hDeposit.label} (${LOAD.connections} conns)`.padEnd(36)}  req/s ${fmt(distKafka.reqPerSec).padStart(5)}  ` +
+          `p50 ${ms(distKafka.latencyMs.p50).padStart(6)}  p99 ${ms(distKafka.latencyMs.p99).padStart(6)}` +
+          `${bad(distKafka) > 0 ? `  [${distKafka.non2xx} non-2xx, ${distKafka.errors} errors!]` : ''}` +
+          `  | distributed/embedded req/s ${kr.throughput}  p50 ${kr.p50}  p99 ${kr.p99}\n`,
+      );
+    } else {
+      log('3c. distributed over Kafka: skipped, KAFKA_BROKERS is not set (npm run kafka:local starts a broker)');
+    }
   }
 
   if (PHASES.has('callbacks')) {
@@ -743,6 +788,14 @@ async function main() {
     ['H2H deposits distributed p50 / p99 ms', '-', cell(() => `${dist.latencyMs.p50} / ${dist.latencyMs.p99}`)],
     ['H2H distributed/embedded req/s / p99', '-', cell(() => `${dr.throughput} / ${dr.p99}`)],
   );
+  if (distKafka) {
+    const kr = results.distributedKafka.overEmbeddedPostgres;
+    rows.push(
+      ['H2H deposits distributed (Kafka) req/s', '-', fmt(distKafka.reqPerSec)],
+      ['H2H deposits distributed (Kafka) p50 / p99 ms', '-', `${distKafka.latencyMs.p50} / ${distKafka.latencyMs.p99}`],
+      ['H2H distributed (Kafka)/embedded req/s / p99', '-', `${kr.throughput} / ${kr.p99}`],
+    );
+  }
   for (const kind of ['insert', 'select']) {
     rows.push(
       [`${FLOOR_NAME[kind]} req/s`, ...both((e) => fmt(results.floor[e][kind].reqPerSec))],

@@ -3,6 +3,8 @@
 // machine. Each missing one is named in one line with the command that starts or installs it, and the
 // run stops here (exit 1) instead of failing dozens of tests with stack traces.
 // Overrides (tests of this script, other machines): TEST_DATABASE_URL, NATS_URL, CHROMIUM_PATH.
+// Kafka is optional (its suites skip without KAFKA_BROKERS) unless REQUIRE_KAFKA=1, as in CI: then the
+// broker in KAFKA_BROKERS must answer too.
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { Socket } from 'node:net';
 
@@ -55,6 +57,19 @@ try {
   accessSync(chromium, constants.X_OK);
 } catch {
   missing.push(`Chromium is not installed at ${chromium}: install it with \`apt-get install -y chromium\``);
+}
+
+const requireKafka = process.env.REQUIRE_KAFKA === '1';
+const kafkaBroker = (process.env.KAFKA_BROKERS || '').split(',')[0].trim();
+if (requireKafka && kafkaBroker === '') {
+  missing.push(
+    'Kafka (REQUIRE_KAFKA=1) but KAFKA_BROKERS is not set: `npm run kafka:local`, then KAFKA_BROKERS=127.0.0.1:9092',
+  );
+} else if (kafkaBroker !== '') {
+  const kafka = hostPort(`kafka://${kafkaBroker}`, 9092);
+  if (requireKafka && !(await reachable(kafka.host, kafka.port))) {
+    missing.push(`Kafka is not answering on ${kafka.host}:${kafka.port}: start it with \`npm run kafka:local\``);
+  }
 }
 
 if (missing.length > 0) {

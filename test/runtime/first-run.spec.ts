@@ -12,6 +12,25 @@ const MAIN = resolve('apps/all-in-one/dist/main.js');
 const CHECK = resolve('scripts/check-prerequisites.mjs');
 
 describe('the first run', () => {
+  it('npm test requires a Kafka broker only under REQUIRE_KAFKA=1 (CI), then names it like the others', async () => {
+    const closedKafka = await freePort();
+    const run = (env: Record<string, string | undefined>) =>
+      spawnSync(process.execPath, [CHECK], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const down = run({ REQUIRE_KAFKA: '1', KAFKA_BROKERS: `127.0.0.1:${closedKafka}` });
+    expect(down.status).toBe(1);
+    expect(down.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`Kafka is not answering on 127\\.0\\.0\\.1:${closedKafka}.*npm run kafka:local`),
+      ),
+    ]);
+    const unset = run({ REQUIRE_KAFKA: '1', KAFKA_BROKERS: '' });
+    expect(unset.status).toBe(1);
+    expect(unset.stderr).toMatch(/Kafka \(REQUIRE_KAFKA=1\) but KAFKA_BROKERS is not set/);
+    // Not required: an unreachable or absent broker is not a missing prerequisite (the suites skip).
+    expect(run({ REQUIRE_KAFKA: '', KAFKA_BROKERS: `127.0.0.1:${closedKafka}` }).status).toBe(0);
+    expect(run({ REQUIRE_KAFKA: '', KAFKA_BROKERS: '' }).status).toBe(0);
+  });
+
   it('npm test checks its prerequisites first: one line per missing one, with the command, and exit 1', async () => {
     const closedDb = await freePort();
     const closedNats = await freePort();

@@ -9,6 +9,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
+import { ClientKafka } from '@nestjs/microservices';
 import { Command, CommandBus, CqrsModule, Query, QueryBus } from '@nestjs/cqrs';
 import { DomainError } from '@transfergate/contracts';
 import { currentRequestId, isSaneRequestId, runWithRequestId } from '@transfergate/observability';
@@ -19,7 +20,13 @@ import {
   type TransportConfig,
   type TransportServer,
 } from './transport.js';
-import type { ServiceName } from './kafka/kafka-transport.options.js';
+import { kafkaInstanceId, kafkaTransportOptions, type ServiceName } from './kafka/kafka-transport.options.js';
+import {
+  ensureKafkaTopics,
+  requestAndReplyTopics,
+  seekToStart,
+  type TopicPartitionOffset,
+} from './kafka/kafka-topics.js';
 import { errorReplyOf, fromWire, replyOf, toWire, unwrapReply, type Wire, type WireReply } from './wire-codec.js';
 
 // @nestjs/cqrs keys (decorators/constants.js, not exported from its index): the id a bus files a
@@ -31,6 +38,8 @@ const QUERY_HANDLER_METADATA = '__queryHandler__';
 
 /** Upper bound on catalogued message classes (TIGER_STYLE): the contracts hold a few dozen. */
 const MAX_MESSAGE_CLASSES = 500;
+/** How long a Kafka service waits at start for its topics to exist with leaders. */
+const KAFKA_TOPIC_SETUP_TIMEOUT_MS = 60_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type MessageClass = abstract new (...args: any[]) => object;
@@ -123,13 +132,23 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
         else forwarded.push({ kind, type, subject });
       }
     }
+    const instanceId = kafkaInstanceId(transport.env);
+    const replyStarts =
+      transport.kind === 'kafka'
+        ? await this.prepareKafka(
+            instanceId,
+            forwarded.map((f) => f.subject),
+          )
+        : [];
     this.client = createTransportClient(
       transport,
       this.options.service,
       forwarded.map((f) => f.subject),
+      instanceId,
     );
     for (const { kind, type, subject } of forwarded) this.forward(kind, type, subject);
     await this.client.connect();
+    if (this.client instanceof ClientKafka && forwarded.length > 0) seekToStart(this.client.consumer, replyStarts);
     this.connected = true;
     // NATS: connected / disconnected / reconnecting; Kafka: connected / disconnected / crashed / …
     this.statusSubscription = (this.client.status as Observable<string>).subscribe((status) => {
@@ -142,6 +161,28 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     this.statusSubscription?.unsubscribe();
     this.connected = false;
     await this.client?.close();
+  }
+
+  /**
+   * Kafka: every topic this process consumes or produces exists before anything subscribes, and
+   * where this instance's new reply group must start reading, so no reply is skipped
+   * (./kafka/kafka-topics.ts).
+   */
+  private async prepareKafka(instanceId: string, forwardedSubjects: string[]): Promise<TopicPartitionOffset[]> {
+    const { brokers, clientId, topicPartitions } = kafkaTransportOptions(
+      this.options.transport.env,
+      this.options.service,
+      instanceId,
+    );
+    const { endOffsets } = await ensureKafkaTopics({
+      brokers,
+      clientId,
+      partitions: topicPartitions,
+      topics: requestAndReplyTopics([...this.routes.served, ...forwardedSubjects]),
+      timeoutMs: KAFKA_TOPIC_SETUP_TIMEOUT_MS,
+      endOffsetsOf: forwardedSubjects.map((subject) => `${subject}.reply`),
+    });
+    return endOffsets;
   }
 
   /** Message classes with a handler provider in this application. */
@@ -164,18 +205,34 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     const bus = kind === 'command' ? this.commandBus : this.queryBus;
     server.addHandler(
       subject,
-      async (data: WireRequest): Promise<WireReply> => {
+      async (data: WireRequest): Promise<WireReply | KafkaReplyEnvelope> => {
+        let reply: WireReply;
+        let fields: Record<string, unknown>;
         try {
-          const message = Object.assign(Object.create(type.prototype) as object, decodeFields(data?.message ?? null));
+          fields = decodeFields(data?.message ?? null);
+        } catch (error) {
+          // A poison message (not ours, or corrupted): refused with an error reply (if it names a
+          // reply topic) and logged; it is consumed and committed like any other, so it never
+          // blocks the messages behind it in its partition.
+          this.logger.warn(`${subject}: refused a malformed message: ${(error as Error).message}`);
+          reply = errorReplyOf(error);
+          return this.options.transport.kind === 'kafka' ? { value: reply } : reply;
+        }
+        try {
+          const message = Object.assign(Object.create(type.prototype) as object, fields);
           // The caller's request id follows the command: the events it appends here carry it.
           const requestId = isSaneRequestId(data?.requestId) ? data.requestId : undefined;
           const result = await runWithRequestId(requestId, () =>
             (bus as CommandBus).execute(message as unknown as Command<unknown>),
           );
-          return replyOf(result);
+          reply = replyOf(result);
         } catch (error) {
-          return errorReplyOf(error);
+          reply = errorReplyOf(error);
         }
+        // Nest's Kafka serializer takes any answer with a `key` or `value` field for a Kafka message
+        // and sends only that field: `{ ok: true, value }` arrived as the bare value (the `ok` lost).
+        // So over Kafka the reply is handed over as the message's value, explicitly.
+        return this.options.transport.kind === 'kafka' ? { value: reply } : reply;
       },
       false,
     );
@@ -214,6 +271,11 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     }
     return unwrapReply(reply);
   }
+}
+
+/** A Kafka message for Nest's serializer: its value is the reply, JSON-encoded as a whole. */
+interface KafkaReplyEnvelope {
+  value: WireReply;
 }
 
 /** What a caller sends: the message's fields and the id of the request that caused it, if any. */

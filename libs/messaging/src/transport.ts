@@ -1,6 +1,7 @@
 import { ClientKafka, ClientNats, ServerKafka, ServerNats } from '@nestjs/microservices';
 import { z } from 'zod';
 import {
+  kafkaInstanceId,
   kafkaTransportOptions,
   parseKafkaBrokers,
   SERVICE_NAMES,
@@ -90,9 +91,11 @@ export function createTransportClient(
   config: TransportConfig,
   service: ServiceName,
   patterns: readonly string[],
+  /** Kafka: names this client's reply group; one per client, never shared (see ./kafka). */
+  instanceId: string = kafkaInstanceId(config.env),
 ): TransportClient {
   if (config.kind === 'kafka') {
-    const options = kafkaTransportOptions(config.env, service).client.options;
+    const options = kafkaTransportOptions(config.env, service, instanceId).client.options;
     if (!options) throw new TransportConfigError('kafka client options missing');
     const client = new ClientKafka(options);
     for (const pattern of patterns) client.subscribeToResponseOf(pattern);

@@ -1,3 +1,4 @@
 export * from './kafka-transport.options.js';
 export * from './instance-reply.assigner.js';
 export * from './reply-readiness.js';
+export * from './kafka-topics.js';

@@ -61,10 +61,36 @@ describe('kafkaTransportOptions', () => {
     expect(b.client.options?.consumer?.groupId).toBe('transfergate.gateway-api.replies.pod-b');
     expect(a.client.options?.consumer?.partitionAssigners).toEqual([instanceReplyAssigner]);
     expect(a.client.options?.subscribe?.fromBeginning).toBe(false);
+    expect(a.server.options?.subscribe?.fromBeginning).toBe(true);
     expect(a.server.options?.client?.brokers).toEqual(['kafka:9092']);
     expect(a.client.options?.client?.clientId).toBe('transfergate.gateway-api.pod-a.client');
     expect(a.server.options?.client?.clientId).toBe('transfergate.gateway-api.pod-a.server');
     expect(a.server.options?.send?.acks).toBe(-1);
+    expect(a.server.options?.run).toEqual({
+      autoCommit: true,
+      autoCommitThreshold: 1,
+      partitionsConsumedConcurrently: 16,
+    });
+  });
+
+  it('names groups and clients after MESSAGING_PREFIX, so two deployments on one broker never share a group', () => {
+    const one = kafkaTransportOptions({ ...env, MESSAGING_PREFIX: 'run1' }, 'ledger', 'pod-a');
+    const two = kafkaTransportOptions({ ...env, MESSAGING_PREFIX: 'run2' }, 'ledger', 'pod-a');
+    expect(one.serverGroupId).toBe('run1.ledger');
+    expect(two.serverGroupId).toBe('run2.ledger');
+    expect(one.replyGroupId).toBe('run1.ledger.replies.pod-a');
+    expect(one.client.options?.client?.clientId).toBe('run1.ledger.pod-a.client');
+    expect(() => kafkaTransportOptions({ ...env, MESSAGING_PREFIX: 'a.b' }, 'ledger', 'x')).toThrow(/MESSAGING_PREFIX/);
+  });
+
+  it('creates topics with 3 partitions unless KAFKA_TOPIC_PARTITIONS says otherwise (1..64)', () => {
+    expect(kafkaTransportOptions(env, 'ledger', 'x').topicPartitions).toBe(3);
+    expect(kafkaTransportOptions({ ...env, KAFKA_TOPIC_PARTITIONS: '24' }, 'ledger', 'x').topicPartitions).toBe(24);
+    for (const bad of ['0', '65', '2.5', 'many']) {
+      expect(() => kafkaTransportOptions({ ...env, KAFKA_TOPIC_PARTITIONS: bad }, 'ledger', 'x')).toThrow(
+        /KAFKA_TOPIC_PARTITIONS/,
+      );
+    }
   });
 
   it('refuses an unknown service, missing brokers and an out-of-range session timeout', () => {
@@ -75,7 +101,10 @@ describe('kafkaTransportOptions', () => {
     );
     expect(
       kafkaTransportOptions({ ...env, KAFKA_SESSION_TIMEOUT_MS: '12000' }, 'ledger', 'x').server.options?.consumer,
-    ).toMatchObject({ sessionTimeout: 12_000, heartbeatInterval: 1_200 });
+    ).toMatchObject({ sessionTimeout: 12_000, heartbeatInterval: 1_000, maxWaitTimeInMs: 250 });
+    expect(
+      kafkaTransportOptions({ ...env, KAFKA_SESSION_TIMEOUT_MS: '6000' }, 'ledger', 'x').client.options?.consumer,
+    ).toMatchObject({ sessionTimeout: 6_000, heartbeatInterval: 600, maxWaitTimeInMs: 250 });
   });
 
   it("Nest's ClientKafka uses our names as given and hands kafkajs our reply assigner", async () => {
