@@ -52,7 +52,9 @@ describe.each(ENGINES)('panel transaction search and order (%s)', (engine: Engin
     );
     expect(withdrawal.status).toBe(201);
     ids.withdrawal = { uuid: '', number: Number(withdrawal.body.id) };
-    await app.commands.execute(new ExpireTransactionCommand({ transactionId: ids.late!.uuid }));
+    await app.commands.execute(
+      new ExpireTransactionCommand({ transactionId: ids.late!.uuid, now: new Date(Date.now() + 86_400_000) }),
+    );
     await app.commands.execute(
       new ReportPaymentCommand({ transactionId: ids.reported!.uuid, actor: { source: 'customer' } }),
     );

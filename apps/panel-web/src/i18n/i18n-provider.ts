@@ -4,12 +4,27 @@ import { mergeTranslations, type TranslationMessages } from 'react-admin';
 import { messages as logMessages } from '../resources/logs/index';
 import { messages as recordMessages } from '../resources/records/index';
 import { appEn, appTr } from './app-messages';
+import { operatorMessages } from './operator-messages';
+import { setTranslator } from './translator';
 import { currentLocale, setCurrentLocale, type UiLocale } from './current-locale';
 import { raTurkish } from './ra-turkish';
 
-const english = mergeTranslations(englishMessages, appEn, recordMessages.en, logMessages.en) as TranslationMessages;
+const english = mergeTranslations(
+  englishMessages,
+  appEn,
+  operatorMessages.en,
+  recordMessages.en,
+  logMessages.en,
+) as TranslationMessages;
 // Turkish on top of English: a key nobody translated yet shows in English, never as a raw key.
-const turkish = mergeTranslations(english, raTurkish, appTr, recordMessages.tr, logMessages.tr) as TranslationMessages;
+const turkish = mergeTranslations(
+  english,
+  raTurkish,
+  appTr,
+  operatorMessages.tr,
+  recordMessages.tr,
+  logMessages.tr,
+) as TranslationMessages;
 
 const catalogues: Record<UiLocale, TranslationMessages> = { en: english, tr: turkish };
 
@@ -26,3 +41,5 @@ export const i18nProvider = {
     return base.changeLocale(locale);
   },
 };
+
+setTranslator((key, options) => i18nProvider.translate(key, options));

@@ -64,7 +64,7 @@ export interface PanelTransactionHistoryEvent {
   version: number;
   schemaVersion: number;
   data: Record<string, unknown>;
-  metadata: { actor?: string; source?: string; ip?: string };
+  metadata: { actor?: string; actorName?: string; source?: string; ip?: string };
   createdAt: string;
 }
 

@@ -196,7 +196,13 @@ export const PanelTransactionEventSchema = z.object({
   version: z.number().int(),
   schemaVersion: z.number().int(),
   data: z.record(z.string(), z.unknown()),
-  metadata: z.object({ actor: z.string().optional(), source: z.string().optional(), ip: z.string().optional() }),
+  metadata: z.object({
+    actor: z.string().optional(),
+    /** The acting operator's username, so every reader sees who decided (not only operators.view). */
+    actorName: z.string().optional(),
+    source: z.string().optional(),
+    ip: z.string().optional(),
+  }),
   createdAt: z.string(),
 });
 export type PanelTransactionEvent = z.infer<typeof PanelTransactionEventSchema>;

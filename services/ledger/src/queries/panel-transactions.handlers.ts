@@ -205,7 +205,22 @@ export class FindPanelTransactionHandler implements IQueryHandler<
       aggregate.view.type === 'deposit'
         ? { ...aggregate.view, feeKurus: await this.commissionWithheld(transactionId) }
         : aggregate.view;
-    return { view, ...(withHistory ? { history: events.map(historyOf) } : {}) };
+    return { view, ...(withHistory ? { history: await this.withActorNames(events.map(historyOf)) } : {}) };
+  }
+
+  /** Operator usernames next to their ids (an operator renamed later shows the current name). */
+  private async withActorNames(history: PanelTransactionHistoryEvent[]): Promise<PanelTransactionHistoryEvent[]> {
+    const ids = [...new Set(history.map((event) => event.metadata.actor).filter((id): id is string => Boolean(id)))];
+    if (ids.length === 0) return history;
+    const { rows } = await this.db.query<{ operator_id: string; username: string }>(
+      `select operator_id, username from rm_operators where operator_id in (select jsonb_array_elements_text($1::jsonb))`,
+      [JSON.stringify(ids)],
+    );
+    const names = new Map(rows.map((row) => [row.operator_id, row.username]));
+    return history.map((event) => {
+      const name = event.metadata.actor ? names.get(event.metadata.actor) : undefined;
+      return name ? { ...event, metadata: { ...event.metadata, actorName: name } } : event;
+    });
   }
 
   /** A deposit's fee is the commission posted to fee revenue on approval (0 before). */
