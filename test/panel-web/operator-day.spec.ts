@@ -382,4 +382,30 @@ describe('the operator day in the Turkish panel (PostgreSQL, Chromium)', () => {
     await expect(page.getByTestId('statement-closing').textContent()).resolves.toMatch(/^Kapanış bakiyesi: /);
     await screenshot(page, 'day-statement');
   }, 60_000);
+
+  it('the audit log reads as sentences: sign-ins, failed sign-ins, decisions and amount changes by number', async () => {
+    const changed = await deposit(410, 'Tutar Değişen');
+    expect(
+      (await client.post('/panel/deposit/update-amount', { id: changed.number, amount: 415.25 }, admin)).status,
+    ).toBe(201);
+    await app.settle();
+    await page.getByRole('menuitem', { name: 'Denetim kayıtları' }).click();
+    const sentences = page.locator('[data-type]');
+    await sentences.first().waitFor({ timeout: 15_000 });
+    const all = async () => (await sentences.allTextContents()).join('\n');
+    await until(all, (text) => text.includes(`admin, #${changed.number} numaralı işlemin tutarını değiştirdi`));
+    const text = await all();
+    expect(text).toContain(
+      `admin, #${changed.number} numaralı işlemin tutarını değiştirdi: ${tryText(410)} → ${tryText(415.25)}`,
+    );
+    expect(text).toContain('“admin” adıyla başarısız giriş denemesi');
+    expect(text).toContain('admin giriş yaptı');
+    expect(text).not.toContain('#?');
+    expect(text).toMatch(/clerk, #\d+ numaralı işlemi onayladı/);
+    expect(text).toMatch(/admin, #\d+ numaralı işlemi reddetti: Mükerrer talep/);
+    // No event type names, stream names or internal ids in the Turkish log.
+    const table = (await page.locator('table').first().locator('tbody td').allTextContents()).join(' | ');
+    expect(table).not.toMatch(/[A-Z][a-z]+[A-Z][a-z]+|txn-|operator-|signin-/);
+    await screenshot(page, 'day-audit-sentences');
+  }, 60_000);
 });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as tx from './transaction-events.js';
 import * as ledger from './ledger-events.js';
 import * as config from './config-events.js';
+import * as auth from './auth-events.js';
 
 /** Every event type with its current schema version and payload schema: the one catalogue. */
 export const EVENT_CATALOG = {
@@ -31,6 +32,8 @@ export const EVENT_CATALOG = {
   ProviderDeleted: { version: 1, schema: config.ProviderDeletedV1 },
   ProviderSecretRevealed: { version: 1, schema: config.ProviderSecretRevealedV1 },
   ApiSettingsConfigured: { version: 1, schema: config.ApiSettingsConfiguredV1 },
+  OperatorSignedIn: { version: 1, schema: auth.OperatorSignedInV1 },
+  OperatorSignInFailed: { version: 1, schema: auth.OperatorSignInFailedV1 },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -61,4 +64,6 @@ export const STREAMS = {
   /** Keyed by sha256 of the lower-cased GUID: one request per OperationGuid and provider. */
   operationGuid: (providerId: string, guidHash: string) => `operation-guid-${providerId}-${guidHash}`,
   providerSecretAccess: (providerId: string) => `provider-secret-access-${providerId}`,
+  /** Sign-ins of one operator; failed ones for names that are no operator share `signin-unknown`. */
+  signIn: (operatorId: string | undefined) => `signin-${operatorId ?? 'unknown'}`,
 } as const;
