@@ -295,11 +295,19 @@ describe('panel web: record and log screens in chromium (PostgreSQL)', () => {
 
   it('shows the reveal in the audit log with who, from where and the record before/after', async () => {
     await open('audit');
-    const revealed = page.getByRole('row').filter({ hasText: 'ProviderSecretRevealed' }).first();
+    // The log reads as sentences; the entry's type stays on the sentence as data-type.
+    const revealed = page
+      .getByRole('row')
+      .filter({ has: page.locator('[data-type="ProviderSecretRevealed"]') })
+      .first();
     await revealed.waitFor();
     await expect(revealed.innerText()).resolves.toContain('admin');
     await expect(revealed.innerText()).resolves.toContain('127.0.0.1');
-    const merchantRow = page.getByRole('row').filter({ hasText: 'MerchantConfigured' }).first();
+    await expect(revealed.innerText()).resolves.toContain('admin revealed the API secret of the provider');
+    const merchantRow = page
+      .getByRole('row')
+      .filter({ has: page.locator('[data-type="MerchantConfigured"]') })
+      .first();
     await merchantRow.click();
     const changes = page.getByRole('table', { name: 'Fields before and after the change' });
     await changes.waitFor();

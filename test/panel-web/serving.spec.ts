@@ -1,6 +1,8 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PANEL_WEB_NONCE_PLACEHOLDER } from '@transfergate/panel-api';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -8,6 +10,22 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  * Serving the built UI under /admin/ (no browser): a stand-in build in a temp dir, the missing-build
  * answer, and that only files of the build's assets/ directory are ever served.
  */
+/** A bundle-like text asset: large and repetitive, as minified JavaScript is. */
+const BIG_JS = Array.from({ length: 2000 }, (_, i) => `export const value${i} = () => "item-${i % 17}";`).join('\n');
+
+/** Raw bytes and headers, without fetch's transparent decompression. */
+function rawGet(url: string, acceptEncoding: string) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((done, fail) => {
+    const req = request(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
 describe('panel web serving', () => {
   const previous = process.env.PANEL_WEB_DIR;
   afterAll(() => {
@@ -47,6 +65,7 @@ describe('panel web serving', () => {
       );
       writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("ui")');
       writeFileSync(join(dir, 'assets', 'notes.txt'), 'not an asset type');
+      writeFileSync(join(dir, 'assets', 'vendor-def456.js'), BIG_JS);
       writeFileSync(join(dir, 'secret.js'), 'outside assets');
       process.env.PANEL_WEB_DIR = dir;
       app = await startTestApp('pglite');
@@ -79,6 +98,7 @@ describe('panel web serving', () => {
       expect(asset.headers.get('content-type')).toContain('text/javascript');
       expect(asset.headers.get('cache-control')).toContain('immutable');
       expect(await asset.text()).toBe('console.log("ui")');
+      expect(asset.headers.get('content-encoding')).toBeNull(); // too small to be worth it
       for (const path of [
         '/admin/assets/notes.txt',
         '/admin/assets/missing.js',
@@ -88,6 +108,24 @@ describe('panel web serving', () => {
       ]) {
         expect({ path, status: (await fetch(`${app.baseUrl}${path}`)).status }).toEqual({ path, status: 404 });
       }
+    });
+
+    it('serves text assets compressed: brotli when accepted, else gzip, else as is', async () => {
+      const url = `${app.baseUrl}/admin/assets/vendor-def456.js`;
+      const br = await rawGet(url, 'gzip, deflate, br');
+      expect(br.status).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toBe('accept-encoding');
+      expect(brotliDecompressSync(br.body).toString()).toBe(BIG_JS);
+      expect(br.body.length / Buffer.byteLength(BIG_JS)).toBeLessThan(0.25);
+      const gzip = await rawGet(url, 'gzip');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.body).toString()).toBe(BIG_JS);
+      const refused = await rawGet(url, 'br;q=0, gzip');
+      expect(refused.headers['content-encoding']).toBe('gzip');
+      const plain = await rawGet(url, 'identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(BIG_JS);
     });
   });
 });

@@ -12,6 +12,7 @@ import { PanelLayout } from './layout/panel-layout';
 import { resources as logResources, viewPermissions as logViewPermissions } from './resources/logs/index';
 import { resources as recordResources, viewPermissions as recordViewPermissions } from './resources/records/index';
 import { reconciliationResource } from './resources/reconciliation/index';
+import { statementResource } from './resources/statements/statement-page';
 import { TransactionQueue } from './resources/transactions/transaction-queue';
 import { TransactionShow } from './resources/transactions/transaction-show';
 import type { PanelResource } from './resources/types';
@@ -80,6 +81,7 @@ export function App() {
         ) : null,
         can(permissions, 'reconciliation.view') ? <Resource key="reconciliation" {...reconciliationResource} /> : null,
         ...visibleResources(recordResources, permissions),
+        can(permissions, 'statements.view') ? <Resource key="statements" {...statementResource} /> : null,
         ...visibleResources(logResources, permissions),
         <CustomRoutes key="custom">
           <Route path="/two-factor" element={<TwoFactorSetup />} />

@@ -8,6 +8,8 @@ import { panelFetch } from './http';
 const MAX_PAGE_SIZE = 200;
 /** Jumping far ahead walks the cursor chain page by page; bound the walk. */
 const MAX_PAGE_WALK = 50;
+/** An export's bound: a spreadsheet of a day's busiest queue, not the whole history. */
+const MAX_EXPORT_ROWS = 5_000;
 
 /**
  * The panel's lists are keyset-paginated (newest first, `nextCursor`), react-admin's are
@@ -23,7 +25,10 @@ export async function cursorList<T extends { id: string }>(
   params: Pick<GetListParams, 'pagination'>,
 ): Promise<GetListResult<T & RaRecord>> {
   const page = Math.max(1, params.pagination?.page ?? 1);
-  const perPage = Math.min(MAX_PAGE_SIZE, Math.max(1, params.pagination?.perPage ?? 25));
+  const wanted = Math.max(1, params.pagination?.perPage ?? 25);
+  // An export asks for everything at once (page 1, up to MAX_EXPORT_ROWS): walk the cursor pages.
+  if (page === 1 && wanted > MAX_PAGE_SIZE) return walkAll<T>(path, query, Math.min(wanted, MAX_EXPORT_ROWS));
+  const perPage = Math.min(MAX_PAGE_SIZE, wanted);
   const key = JSON.stringify([path, query, perPage]);
   // chain[i] = the cursor of page i+1 (null for the first page).
   const chain = cursorChains.get(key) ?? [null];
@@ -48,6 +53,31 @@ export async function cursorList<T extends { id: string }>(
   return { data, total: (page - 1) * perPage + data.length };
 }
 
+async function walkAll<T extends { id: string }>(
+  path: string,
+  query: Record<string, string | number | undefined>,
+  limit: number,
+): Promise<GetListResult<T & RaRecord>> {
+  const data: Array<T & RaRecord> = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await panelFetch<PanelCursorPage<T>>(path, {
+      query: { ...query, limit: Math.min(MAX_PAGE_SIZE, limit - data.length), cursor },
+    });
+    data.push(...(answer.items as Array<T & RaRecord>));
+    cursor = answer.nextCursor ?? undefined;
+  } while (cursor && data.length < limit);
+  return { data, total: data.length };
+}
+
+/** Sort fields of the queues' columns and what the API calls them. */
+const SORTS: Record<string, string> = {
+  createdAt: 'createdAt',
+  amount: 'amount',
+  number: 'number',
+  urgency: 'urgency',
+};
+
 function notSupported(resource: string, method: string): never {
   throw new Error(`${method} is not available for ${resource}`);
 }
@@ -69,6 +99,12 @@ function transactionProvider(type: 'deposit' | 'withdrawal'): Partial<DataProvid
           merchantId: text('merchantId'),
           from: text('from'),
           to: text('to'),
+          amountMin: text('amountMin'),
+          amountMax: text('amountMax'),
+          bankAccountId: text('bankAccountId'),
+          ...(params.sort?.field && SORTS[params.sort.field]
+            ? { sort: SORTS[params.sort.field], order: params.sort.order === 'ASC' ? 'asc' : 'desc' }
+            : {}),
         },
         params,
       );

@@ -1,6 +1,7 @@
 import { HttpError } from 'react-admin';
 import type { CamelErrorBody } from '@transfergate/contracts/errors';
 import type { TokenResponse } from '@transfergate/contracts/panel';
+import { translateOutsideReact } from '../i18n/translator';
 import { clearSession, readSession, saveSession } from './session';
 
 export interface PanelFetchInit {
@@ -71,6 +72,25 @@ async function send(url: string, init: PanelFetchInit): Promise<Response> {
 }
 
 /**
+ * The operator reads the sentence for the answer's stable `errorCode` in the UI's language
+ * (tg.errors.*), never the API's English `message`, which stays in the error's body for logs.
+ */
+export function errorMessage(body: unknown, response: { status: number; statusText: string }): string {
+  const code =
+    typeof body === 'object' && body !== null && typeof (body as ApiErrorBody).errorCode === 'string'
+      ? ((body as ApiErrorBody).errorCode as string)
+      : undefined;
+  const known = code ? translateOutsideReact(`tg.errors.${code}`, { _: '' }) : null;
+  if (known) return known;
+  return (
+    translateOutsideReact('tg.errors.unknown', { status: response.status }) ??
+    (typeof body === 'object' && body !== null && typeof (body as ApiErrorBody).message === 'string'
+      ? ((body as ApiErrorBody).message as string)
+      : response.statusText || `HTTP ${response.status}`)
+  );
+}
+
+/**
  * Calls the panel API with the operator's access token. On a 401 it refreshes the token once and
  * retries; any other non-2xx becomes react-admin's HttpError with the API's message, so
  * notifications show what the server said.
@@ -88,12 +108,6 @@ export async function panelFetch<T>(path: string, init: PanelFetchInit = {}): Pr
       body = text;
     }
   }
-  if (!response.ok) {
-    const message =
-      typeof body === 'object' && body !== null && typeof (body as ApiErrorBody).message === 'string'
-        ? ((body as ApiErrorBody).message as string)
-        : response.statusText || `HTTP ${response.status}`;
-    throw new HttpError(message, response.status, body);
-  }
+  if (!response.ok) throw new HttpError(errorMessage(body, response), response.status, body);
   return body as T;
 }

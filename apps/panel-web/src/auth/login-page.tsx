@@ -4,6 +4,7 @@ import { useLogin, useTranslate } from 'react-admin';
 import { useSingleFlight } from '../resources/transactions/use-single-flight';
 import { LocaleSwitch } from '../layout/locale-switch';
 import { loginWithPassword, verifyTwoFactor } from './operator-session';
+import { errorText } from '../api/error-text';
 
 /**
  * Sign-in in two steps: username + password, then (for operators with 2FA) the TOTP code. The
@@ -30,7 +31,7 @@ export function LoginPage() {
       if (step.kind === 'challenge') setChallengeToken(step.challengeToken);
       else await login({ tokens: step.tokens });
     } catch (failure) {
-      setError(translate('tg.login.failed', { message: failure instanceof Error ? failure.message : String(failure) }));
+      setError(translate('tg.login.failed', { message: errorText(translate, failure) }));
     }
   });
   const onSubmit = (event: FormEvent) => {

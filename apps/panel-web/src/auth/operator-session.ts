@@ -1,6 +1,6 @@
 import { HttpError } from 'react-admin';
 import type { LoginResponse, MeResponse, TokenResponse } from '@transfergate/contracts/panel';
-import { panelFetch } from '../api/http';
+import { errorMessage, panelFetch } from '../api/http';
 import { clearSession, saveSession, type SessionTokens } from '../api/session';
 
 /** GET /api/auth/me. */
@@ -16,7 +16,7 @@ async function postAnonymous<T>(path: string, body: unknown): Promise<T> {
   });
   const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) {
-    throw new HttpError(typeof json.message === 'string' ? json.message : response.statusText, response.status, json);
+    throw new HttpError(errorMessage(json, response), response.status, json);
   }
   return json as T;
 }

@@ -5,12 +5,15 @@ import { messages as logMessages } from '../resources/logs/index';
 import { messages as recordMessages } from '../resources/records/index';
 import { messages as reconciliationMessages } from '../resources/reconciliation/index';
 import { appEn, appTr } from './app-messages';
+import { operatorMessages } from './operator-messages';
+import { setTranslator } from './translator';
 import { currentLocale, setCurrentLocale, type UiLocale } from './current-locale';
 import { raTurkish } from './ra-turkish';
 
 const english = mergeTranslations(
   englishMessages,
   appEn,
+  operatorMessages.en,
   recordMessages.en,
   logMessages.en,
   reconciliationMessages.en,
@@ -20,6 +23,7 @@ const turkish = mergeTranslations(
   english,
   raTurkish,
   appTr,
+  operatorMessages.tr,
   recordMessages.tr,
   logMessages.tr,
   reconciliationMessages.tr,
@@ -40,3 +44,5 @@ export const i18nProvider = {
     return base.changeLocale(locale);
   },
 };
+
+setTranslator((key, options) => i18nProvider.translate(key, options));

@@ -3,6 +3,7 @@ import SecurityIcon from '@mui/icons-material/Security';
 import type { ReactNode } from 'react';
 import { AppBar, Layout, Logout, MenuItemLink, TitlePortal, UserMenu, useTranslate } from 'react-admin';
 import { operatorTimeZone } from '../format/time';
+import { AttentionControls } from './attention';
 
 function PanelUserMenu() {
   const translate = useTranslate();
@@ -23,6 +24,7 @@ function PanelAppBar() {
       <Typography variant="caption" sx={{ mx: 2, opacity: 0.85 }} data-testid="time-zone">
         {translate('tg.time_zone', { zone: operatorTimeZone() })}
       </Typography>
+      <AttentionControls />
     </AppBar>
   );
 }

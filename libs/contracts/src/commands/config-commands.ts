@@ -282,3 +282,16 @@ export class ConfigureApiSettingsCommand extends Command<ConfigResult> {
     super();
   }
 }
+
+/** Records a password sign-in or a failed one for the audit log (OperatorSignedIn / OperatorSignInFailed). */
+export class RecordSignInCommand extends Command<void> {
+  constructor(
+    readonly outcome: 'signed_in' | 'failed',
+    readonly username: string,
+    readonly operatorId: string | undefined,
+    readonly secondFactorRequired: boolean,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}

@@ -3,6 +3,7 @@ import * as tx from './transaction-events.js';
 import * as ledger from './ledger-events.js';
 import * as config from './config-events.js';
 import * as recon from '../reconciliation/events.js';
+import * as auth from './auth-events.js';
 
 /** Every event type with its current schema version and payload schema: the one catalogue. */
 export const EVENT_CATALOG = {
@@ -39,6 +40,8 @@ export const EVENT_CATALOG = {
   StatementMatchClaimed: { version: 1, schema: recon.StatementMatchClaimedV1 },
   StatementLineDismissed: { version: 1, schema: recon.StatementLineDismissedV1 },
   ReconciliationSettingsConfigured: { version: 1, schema: recon.ReconciliationSettingsConfiguredV1 },
+  OperatorSignedIn: { version: 1, schema: auth.OperatorSignedInV1 },
+  OperatorSignInFailed: { version: 1, schema: auth.OperatorSignInFailedV1 },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -74,4 +77,6 @@ export const STREAMS = {
   /** Claims a deposit for one statement line (no_stream): never matched twice. */
   statementMatch: (transactionId: string) => `statement-match-${transactionId}`,
   reconciliationSettings: (infrastructureId: string) => `reconciliation-settings-${infrastructureId}`,
+  /** Sign-ins of one operator; failed ones for names that are no operator share `signin-unknown`. */
+  signIn: (operatorId: string | undefined) => `signin-${operatorId ?? 'unknown'}`,
 } as const;

@@ -1,4 +1,5 @@
 export * from './transaction-events.js';
 export * from './ledger-events.js';
 export * from './config-events.js';
+export * from './auth-events.js';
 export * from './catalog.js';

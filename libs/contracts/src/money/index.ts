@@ -1,1 +1,2 @@
 export * from './kurus.js';
+export * from './turkish-amount.js';

@@ -60,6 +60,8 @@ export interface AuditEntry {
   after: Record<string, unknown>;
   /** Configuration events: the top-level fields that differ from `before`. */
   changes: string[] | null;
+  /** Transaction events: the transaction's number, so the log can say which one. */
+  transactionNumber: number | null;
 }
 
 export interface AuditPage {

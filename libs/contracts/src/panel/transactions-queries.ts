@@ -10,7 +10,11 @@ import type { TransactionView } from '../commands/transaction-commands.js';
 export type PanelTransactionRecord = Omit<
   TransactionView,
   'bankAccount' | 'paymentToken' | 'echo' | 'callbackUrl' | 'replayed'
-> & { bankAccountId?: string };
+> & {
+  bankAccountId?: string;
+  /** Deposit: the receiving account (bank, IBAN, holder) from the bank account records. */
+  bankAccount?: { bankAccountId: string; bank: string; holderName: string; iban: string; fast: boolean };
+};
 
 export interface PanelTransactionFilters {
   type?: 'deposit' | 'withdrawal';
@@ -23,8 +27,19 @@ export interface PanelTransactionFilters {
   createdUntil?: string;
   /** created_at < createdBefore. */
   createdBefore?: string;
-  /** Text in external id, customer name/username, IBAN (ILIKE, wildcards escaped) or the exact number. */
+  /**
+   * Text in external id, customer name/username (Turkish letters folded: `ozturk` finds `Öztürk`),
+   * destination or receiving IBAN (spaces ignored), the exact number or its `TG-<number>` reference,
+   * or the exact amount in a Turkish spelling (`45.000,00`).
+   */
   q?: string;
+  bankAccountId?: string;
+  /** Inclusive amount range. */
+  amountMinKurus?: bigint;
+  amountMaxKurus?: bigint;
+  /** Default createdAt, newest first. */
+  sort?: 'createdAt' | 'amount' | 'number' | 'urgency';
+  order?: 'asc' | 'desc';
   /** 1..200. */
   limit: number;
   /** Opaque: the `nextCursor` of the previous page. */
@@ -49,7 +64,7 @@ export interface PanelTransactionHistoryEvent {
   version: number;
   schemaVersion: number;
   data: Record<string, unknown>;
-  metadata: { actor?: string; source?: string; ip?: string };
+  metadata: { actor?: string; actorName?: string; source?: string; ip?: string };
   createdAt: string;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiFormSchema, TRANSACTION_STATES } from '../events/transaction-events.js';
 import { rawText, requestText } from '../http/text.js';
 import { AmountSchema } from '../money/kurus.js';
+import { parseTurkishAmountKurus } from '../money/turkish-amount.js';
 
 /**
  * Panel transaction bodies and answers (the contract names the routes only; the shapes are ours).
@@ -65,6 +66,17 @@ export const PanelWithdrawalCreateRequestSchema = CreateFieldsSchema.extend({ ib
 export const TRANSACTION_LIST_MAX_LIMIT = 200;
 export const TRANSACTION_LIST_DEFAULT_LIMIT = 50;
 
+export const TRANSACTION_LIST_SORTS = ['createdAt', 'amount', 'number', 'urgency'] as const;
+
+const TurkishAmountFilterSchema = z.string().transform((text, ctx) => {
+  const kurus = parseTurkishAmountKurus(text);
+  if (kurus === null) {
+    ctx.addIssue({ code: 'custom', message: 'must be a positive TRY amount such as 45000, 45.000 or 45.000,50' });
+    return z.NEVER;
+  }
+  return kurus;
+});
+
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DateBoundSchema = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
@@ -86,14 +98,37 @@ export const PanelTransactionListRequestSchema = z
     from: DateBoundSchema.optional(),
     to: DateBoundSchema.optional(),
     q: requestText(128).optional(),
+    /** Receiving account of a deposit. */
+    bankAccountId: requestText(64).optional(),
+    /** Amount range in TRY, inclusive, in any Turkish spelling (`45.000`, `45000,00`). */
+    amountMin: TurkishAmountFilterSchema.optional(),
+    amountMax: TurkishAmountFilterSchema.optional(),
+    /**
+     * Order: `createdAt` (default), `amount`, `number`, or `urgency` (reported payments and assigned
+     * withdrawals first, then waiting ones, then expired, then final ones; newest first within each).
+     */
+    sort: z.enum(TRANSACTION_LIST_SORTS).default('createdAt'),
+    order: z
+      .enum(['asc', 'desc', 'ASC', 'DESC'])
+      .transform((o) => o.toLowerCase() as 'asc' | 'desc')
+      .optional(),
     limit: z.coerce.number().int().min(1).max(TRANSACTION_LIST_MAX_LIMIT).default(TRANSACTION_LIST_DEFAULT_LIMIT),
     cursor: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,512}$/, 'not a cursor from this list')
       .optional(),
   })
-  .transform(({ from, to, ...rest }) => ({
+  .refine((f) => f.amountMin === undefined || f.amountMax === undefined || f.amountMin <= f.amountMax, {
+    message: 'amountMin must not exceed amountMax',
+    path: ['amountMin'],
+  })
+  .transform(({ from, to, amountMin, amountMax, sort, order, ...rest }) => ({
     ...rest,
+    sort,
+    // Newest first by default; urgency reads most urgent first.
+    order: order ?? (sort === 'urgency' ? 'asc' : 'desc'),
+    ...(amountMin !== undefined ? { amountMinKurus: amountMin } : {}),
+    ...(amountMax !== undefined ? { amountMaxKurus: amountMax } : {}),
     ...(from ? { createdFrom: DATE_ONLY.test(from) ? `${from}T00:00:00+03:00` : from } : {}),
     ...(to ? (DATE_ONLY.test(to) ? { createdBefore: nextDayStart(to) } : { createdUntil: to }) : {}),
   }));
@@ -161,7 +196,13 @@ export const PanelTransactionEventSchema = z.object({
   version: z.number().int(),
   schemaVersion: z.number().int(),
   data: z.record(z.string(), z.unknown()),
-  metadata: z.object({ actor: z.string().optional(), source: z.string().optional(), ip: z.string().optional() }),
+  metadata: z.object({
+    actor: z.string().optional(),
+    /** The acting operator's username, so every reader sees who decided (not only operators.view). */
+    actorName: z.string().optional(),
+    source: z.string().optional(),
+    ip: z.string().optional(),
+  }),
   createdAt: z.string(),
 });
 export type PanelTransactionEvent = z.infer<typeof PanelTransactionEventSchema>;

@@ -19,6 +19,7 @@ import {
   type MerchantActiveResult,
   type MerchantProvidersResult,
   type RevealedProviderSecret,
+  RecordSignInCommand,
 } from '@transfergate/contracts';
 import {
   EVENT_STORE,
@@ -351,7 +352,29 @@ export class UpdateOperatorHandler implements ICommandHandler<UpdateOperatorComm
   }
 }
 
+/**
+ * A sign-in for the audit log, on the operator's own `signin-<id>` stream (any version: sign-ins
+ * never conflict with each other or with the operator's record).
+ */
+@CommandHandler(RecordSignInCommand)
+export class RecordSignInHandler implements ICommandHandler<RecordSignInCommand, void> {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  async execute({ outcome, username, operatorId, secondFactorRequired, actor }: RecordSignInCommand): Promise<void> {
+    const typed = username.trim().slice(0, 64);
+    const event =
+      outcome === 'signed_in' && operatorId
+        ? domainEvent('OperatorSignedIn', { operatorId, username: typed, secondFactorRequired })
+        : domainEvent('OperatorSignInFailed', { username: typed, ...(operatorId ? { operatorId } : {}) });
+    await this.repository.append(
+      [{ streamId: STREAMS.signIn(operatorId), expectedVersion: 'any', events: [event] }],
+      actor,
+    );
+  }
+}
+
 export const RECORDS_COMMAND_HANDLERS = [
+  RecordSignInHandler,
   SetMerchantActiveHandler,
   DeleteMerchantHandler,
   UpdateMerchantProvidersHandler,

@@ -48,6 +48,7 @@ interface AuditRow {
   created_at: string;
   before_data: unknown;
   username: string | null;
+  transaction_number: string | null;
 }
 
 /** Replaces every secret field (at any depth) by AUDIT_REDACTED. */
@@ -104,11 +105,18 @@ export class AuditLogHandler implements IQueryHandler<AuditLogQuery, AuditPage> 
     const { rows } = await this.db.query<AuditRow>(
       `select e.xid::text as xid, e.seq::text as seq, e.type, e.stream_id, e.stream_version, e.data, e.metadata,
               to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
-              p.data as before_data, o.username
+              p.data as before_data, o.username, t.number::text as transaction_number
        from es_events e
        left join es_events p
          on e.type in (select jsonb_array_elements_text($2::jsonb)) and p.stream_id = e.stream_id and p.stream_version = e.stream_version - 1
        left join rm_operators o on o.operator_id = e.metadata->>'actor'
+       left join rm_transactions t
+         on t.transaction_id = (case
+           when e.stream_id like 'txn-%' then substring(e.stream_id from 5)::uuid
+           -- ledger entries (merchant-ledger streams) name their transaction in the data
+           when e.data->>'transactionId' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+             then (e.data->>'transactionId')::uuid
+         end)
        where ${where.join(' and ')}
        order by e.xid desc, e.seq desc
        limit ${param(limit + 1)}`,
@@ -146,5 +154,6 @@ function toEntry(row: AuditRow): AuditEntry {
     before: before === null ? null : (redactSecrets(before) as Record<string, unknown>),
     after: redactSecrets(after) as Record<string, unknown>,
     changes,
+    transactionNumber: row.transaction_number === null ? null : Number(row.transaction_number),
   };
 }

@@ -22,12 +22,11 @@ import {
   type SqlDatabase,
 } from '@transfergate/event-store';
 import { foldTransaction } from '../domain/transaction.js';
-import { decodeListCursor, encodeListCursor } from '../read-models/transaction-read-model.js';
+import { decodeSortedCursor, encodeSortedCursor, listOrder } from './transaction-list-order.js';
+import { FEE_WITHHELD, searchCondition } from './transaction-search.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NUMBER = /^[1-9]\d{0,14}$/;
-/** Microsecond UTC text: the cursor must keep created_at exactly, or a page boundary could skip rows. */
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const ISO_US = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
@@ -53,15 +52,8 @@ interface ListRow {
   created_at: string;
   updated_at: string;
   cursor_time: string;
-}
-
-/** `%text%` for ILIKE … ESCAPE '\': the operator's text is matched literally, never as a pattern. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-function encodeCursor(row: ListRow): string {
-  return encodeListCursor(row.cursor_time, row.id);
+  sort_key: string | null;
+  bank_account: { bankAccountId: string; bank: string; holderName: string; iban: string; fast: boolean } | null;
 }
 
 function recordOf(row: ListRow): PanelTransactionRecord {
@@ -81,6 +73,17 @@ function recordOf(row: ListRow): PanelTransactionRecord {
     customer: row.customer,
     ...(row.bank_account_id ? { bankAccountId: row.bank_account_id } : {}),
     ...(row.iban ? { iban: row.iban } : {}),
+    ...(row.bank_account
+      ? {
+          bankAccount: {
+            bankAccountId: row.bank_account.bankAccountId,
+            bank: row.bank_account.bank,
+            holderName: row.bank_account.holderName,
+            iban: row.bank_account.iban,
+            fast: row.bank_account.fast,
+          },
+        }
+      : {}),
     ...(row.expires_at ? { expiresAt: row.expires_at } : {}),
     ...(row.assignee ? { assignee: row.assignee } : {}),
     ...(row.reason ? { reason: row.reason } : {}),
@@ -105,46 +108,55 @@ export class ListPanelTransactionsHandler implements IQueryHandler<ListPanelTran
       params.push(value);
       return `$${params.length}`;
     };
-    if (filters.type) where.push(`type = ${param(filters.type)}`);
-    if (filters.state?.length) where.push(`state in (${filters.state.map((s) => param(s)).join(', ')})`);
-    if (filters.merchantId) where.push(`merchant_id = ${param(filters.merchantId)}`);
-    if (filters.providerId) where.push(`provider_id = ${param(filters.providerId)}`);
-    if (filters.createdFrom) where.push(`created_at >= ${param(filters.createdFrom)}::timestamptz`);
-    if (filters.createdUntil) where.push(`created_at <= ${param(filters.createdUntil)}::timestamptz`);
-    if (filters.createdBefore) where.push(`created_at < ${param(filters.createdBefore)}::timestamptz`);
-    if (filters.q) {
-      const text = param(containsPattern(filters.q));
-      const compact = param(containsPattern(filters.q.replace(/\s+/g, '')));
-      const alternatives = [
-        `external_id ilike ${text} escape '\\'`,
-        `customer->>'fullName' ilike ${text} escape '\\'`,
-        `customer->>'username' ilike ${text} escape '\\'`,
-        `iban ilike ${compact} escape '\\'`,
-      ];
-      if (NUMBER.test(filters.q)) alternatives.push(`number = ${param(filters.q)}::bigint`);
-      where.push(`(${alternatives.join(' or ')})`);
-    }
+    if (filters.type) where.push(`t.type = ${param(filters.type)}`);
+    if (filters.state?.length) where.push(`t.state in (${filters.state.map((s) => param(s)).join(', ')})`);
+    if (filters.merchantId) where.push(`t.merchant_id = ${param(filters.merchantId)}`);
+    if (filters.providerId) where.push(`t.provider_id = ${param(filters.providerId)}`);
+    if (filters.createdFrom) where.push(`t.created_at >= ${param(filters.createdFrom)}::timestamptz`);
+    if (filters.createdUntil) where.push(`t.created_at <= ${param(filters.createdUntil)}::timestamptz`);
+    if (filters.createdBefore) where.push(`t.created_at < ${param(filters.createdBefore)}::timestamptz`);
+    if (filters.bankAccountId) where.push(`t.bank_account_id = ${param(filters.bankAccountId)}`);
+    if (filters.amountMinKurus !== undefined)
+      where.push(`t.amount_kurus >= ${param(filters.amountMinKurus.toString())}::bigint`);
+    if (filters.amountMaxKurus !== undefined)
+      where.push(`t.amount_kurus <= ${param(filters.amountMaxKurus.toString())}::bigint`);
+    if (filters.q) where.push(searchCondition(filters.q, param));
+    const order = listOrder(filters.sort ?? 'createdAt', filters.order ?? 'desc');
     if (filters.cursor) {
-      const [time, id] = decodeListCursor(filters.cursor, CURSOR_TIME);
-      where.push(`(created_at, transaction_id) < (${param(time)}::timestamptz, ${param(id)}::uuid)`);
+      const [key, time, id] = decodeSortedCursor(filters.cursor, order.sort);
+      const tie = `(t.created_at, t.transaction_id) < (${param(time)}::timestamptz, ${param(id)}::uuid)`;
+      if (order.key === null) where.push(tie);
+      else {
+        const k = param(key);
+        where.push(
+          `(${order.key} ${order.direction === 'asc' ? '>' : '<'} ${k}::bigint or (${order.key} = ${k}::bigint and ${tie}))`,
+        );
+      }
     }
     const limit = Math.min(Math.max(Math.trunc(filters.limit), 1), 200);
     const { rows } = await this.db.query<ListRow>(
-      `select transaction_id::text id, number::text, type, state, merchant_id, provider_id, infrastructure_id, form,
-         external_id, amount_kurus::text, original_amount_kurus::text, fee_kurus::text, customer, bank_account_id, iban,
-         to_char(expires_at at time zone 'UTC', ${ISO_MS}) expires_at, assignee, reason,
-         to_char(created_at at time zone 'UTC', ${ISO_MS}) created_at,
-         to_char(updated_at at time zone 'UTC', ${ISO_MS}) updated_at,
-         to_char(created_at at time zone 'UTC', ${ISO_US}) cursor_time
-       from rm_transactions
+      `select t.transaction_id::text id, t.number::text, t.type, t.state, t.merchant_id, t.provider_id,
+         t.infrastructure_id, t.form, t.external_id, t.amount_kurus::text, t.original_amount_kurus::text,
+         ${FEE_WITHHELD} fee_kurus, t.customer, t.bank_account_id, t.iban,
+         ba.record bank_account,
+         to_char(t.expires_at at time zone 'UTC', ${ISO_MS}) expires_at, t.assignee, t.reason,
+         to_char(t.created_at at time zone 'UTC', ${ISO_MS}) created_at,
+         to_char(t.updated_at at time zone 'UTC', ${ISO_MS}) updated_at,
+         to_char(t.created_at at time zone 'UTC', ${ISO_US}) cursor_time,
+         ${order.key ?? 'null'}::text sort_key
+       from rm_transactions t
+       left join rm_bank_accounts ba on ba.bank_account_id = t.bank_account_id
        ${where.length ? `where ${where.join(' and ')}` : ''}
-       order by created_at desc, transaction_id desc
+       order by ${order.key === null ? '' : `${order.key} ${order.direction}, `}t.created_at desc, t.transaction_id desc
        limit ${param(limit + 1)}`,
       params,
     );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { items: page.map(recordOf), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return {
+      items: page.map(recordOf),
+      nextCursor: rows.length > limit && last ? encodeSortedCursor(order.sort, last) : null,
+    };
   }
 }
 
@@ -189,7 +201,36 @@ export class FindPanelTransactionHandler implements IQueryHandler<
     const events = await this.store.readStream(STREAMS.transaction(transactionId));
     const aggregate = foldTransaction(events);
     if (!aggregate) return null;
-    return { view: aggregate.view, ...(withHistory ? { history: events.map(historyOf) } : {}) };
+    const view =
+      aggregate.view.type === 'deposit'
+        ? { ...aggregate.view, feeKurus: await this.commissionWithheld(transactionId) }
+        : aggregate.view;
+    return { view, ...(withHistory ? { history: await this.withActorNames(events.map(historyOf)) } : {}) };
+  }
+
+  /** Operator usernames next to their ids (an operator renamed later shows the current name). */
+  private async withActorNames(history: PanelTransactionHistoryEvent[]): Promise<PanelTransactionHistoryEvent[]> {
+    const ids = [...new Set(history.map((event) => event.metadata.actor).filter((id): id is string => Boolean(id)))];
+    if (ids.length === 0) return history;
+    const { rows } = await this.db.query<{ operator_id: string; username: string }>(
+      `select operator_id, username from rm_operators where operator_id in (select jsonb_array_elements_text($1::jsonb))`,
+      [JSON.stringify(ids)],
+    );
+    const names = new Map(rows.map((row) => [row.operator_id, row.username]));
+    return history.map((event) => {
+      const name = event.metadata.actor ? names.get(event.metadata.actor) : undefined;
+      return name ? { ...event, metadata: { ...event.metadata, actorName: name } } : event;
+    });
+  }
+
+  /** A deposit's fee is the commission posted to fee revenue on approval (0 before). */
+  private async commissionWithheld(transactionId: string): Promise<string> {
+    const { rows } = await this.db.query<{ kurus: string }>(
+      `select coalesce(sum(amount_kurus), 0)::text kurus from rm_transfers
+       where transaction_id = $1::uuid and credit_account = 'fees' and state = 'posted'`,
+      [transactionId],
+    );
+    return rows[0]?.kurus ?? '0';
   }
 }
 

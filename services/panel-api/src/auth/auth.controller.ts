@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -7,6 +7,7 @@ import {
   LoginRequestSchema,
   LogoutRequestSchema,
   PasswordChangeRequestSchema,
+  RecordSignInCommand,
   RefreshRequestSchema,
   parseBody,
   type MeResponse,
@@ -36,20 +37,54 @@ export class AuthController {
     private readonly commands: CommandBus,
   ) {}
 
+  private readonly logger = new Logger(AuthController.name);
+
   @Post('login')
   @HttpCode(201)
-  async login(@Body() body: unknown) {
+  async login(@Body() body: unknown, @Req() request: FastifyRequest) {
     const input = parseBody(LoginRequestSchema, body);
     await this.throttle.reserveAttempt(input.username);
     const operator = await this.operators.byUsername(input.username);
     const passwordOk = await verifyPassword(input.password, operator?.passwordHash ?? DUMMY_HASH);
     if (!operator || !operator.active || !passwordOk) {
       await this.throttle.recordFailure(input.username);
+      await this.audit('failed', input.username, operator?.operatorId, false, request.ip);
       throw new DomainError('invalid_credentials', 'invalid username or password');
     }
     await this.throttle.recordSuccess(input.username);
+    await this.audit(
+      'signed_in',
+      operator.username,
+      operator.operatorId,
+      Boolean(operator.totpSecretSealed),
+      request.ip,
+    );
     if (operator.totpSecretSealed) return this.secondFactor.challenge(operator.operatorId);
     return this.tokens.open(operator.operatorId);
+  }
+
+  /**
+   * Sign-ins go to the audit log. A failure to record one is logged, never turned into a failed
+   * sign-in (the throttle has already counted the attempt).
+   */
+  private async audit(
+    outcome: 'signed_in' | 'failed',
+    username: string,
+    operatorId: string | undefined,
+    secondFactorRequired: boolean,
+    ip: string,
+  ): Promise<void> {
+    try {
+      await this.commands.execute(
+        new RecordSignInCommand(outcome, username, operatorId, secondFactorRequired, {
+          source: 'panel',
+          ...(operatorId ? { operatorId } : {}),
+          ip,
+        }),
+      );
+    } catch (error) {
+      this.logger.warn(`could not record a sign-in in the audit log: ${String(error)}`);
+    }
   }
 
   @Post('refresh')

@@ -19,6 +19,8 @@ import type { AuditEntry as AuditEntryAnswer, AuditPage } from '@transfergate/co
 import { panelFetch } from '../../api/http';
 import { DateTimeField } from '../records/shared/fields';
 import { useCan } from '../records/shared/use-can';
+import { useRecordName } from '../transactions/record-names';
+import { AUDIT_TYPES, auditSentence } from './audit-sentence';
 import { cursorLister, filterText } from './cursor-pages';
 
 /** A react-admin record needs an id: the entry's global position is unique. */
@@ -46,7 +48,7 @@ export const auditDataProvider: Partial<DataProvider> = {
 };
 
 /** The operator filter picks from the operator list when the operator may read it, else takes an id. */
-function auditFilters(canListOperators: boolean) {
+function auditFilters(canListOperators: boolean, translate: (key: string) => string) {
   return [
     canListOperators ? (
       <ReferenceInput key="operatorId" source="operatorId" reference="operators" alwaysOn>
@@ -55,11 +57,11 @@ function auditFilters(canListOperators: boolean) {
     ) : (
       <TextInput key="operatorId" source="operatorId" label="resources.audit.fields.operatorId" alwaysOn />
     ),
-    <TextInput
+    <SelectInput
       key="type"
       source="type"
       label="resources.audit.fields.type"
-      helperText="logs.audit.type_help"
+      choices={AUDIT_TYPES.map((type) => ({ id: type, name: translate(`logs.audit.types.${type}`) }))}
       alwaysOn
     />,
     <DateInput key="from" source="from" label="logs.audit.from" alwaysOn />,
@@ -67,9 +69,14 @@ function auditFilters(canListOperators: boolean) {
   ];
 }
 
-/** Stream names end in UUIDs or hashes: the first 8 characters tell them apart in a list. */
-function shortStream(stream: string): string {
-  return stream.replace(/[0-9a-f]{8}(?:-?[0-9a-f]{4,}){1,}/gi, (id) => `${id.slice(0, 8)}…`);
+/** Which record an entry is about, as operators name it: `#12` for a transaction, else its name. */
+function recordLabel(entry: AuditEntry): string {
+  if (entry.transactionNumber !== null) return `#${entry.transactionNumber}`;
+  const after = entry.after ?? {};
+  for (const field of ['name', 'username', 'iban', 'slug']) {
+    if (typeof after[field] === 'string') return after[field] as string;
+  }
+  return '—';
 }
 
 function cell(value: unknown): string {
@@ -92,8 +99,8 @@ export function AuditChanges() {
   return (
     <Box sx={{ p: 1 }}>
       <Typography variant="caption" component="p" sx={{ mb: 1 }}>
-        {record.stream} · v{record.streamVersion}
-        {record.source ? ` · ${record.source}` : ''}
+        {recordLabel(record)}
+        {record.source ? ` · ${translate(`tg.sources.${record.source}`, { _: record.source })}` : ''}
       </Typography>
       <Table size="small" aria-label={translate('logs.audit.changes_table')}>
         <TableHead>
@@ -130,9 +137,10 @@ export function AuditChanges() {
 export function AuditList() {
   const translate = useTranslate();
   const canListOperators = useCan('operators.view');
+  const operatorName = useRecordName('operator');
   return (
     <List
-      filters={auditFilters(canListOperators)}
+      filters={auditFilters(canListOperators, translate)}
       actions={false}
       perPage={50}
       exporter={false}
@@ -144,26 +152,20 @@ export function AuditList() {
         <FunctionField
           source="username"
           sortable={false}
-          render={(entry: AuditEntry) => entry.username ?? entry.actor ?? entry.source ?? '—'}
-        />
-        <TextField source="type" sortable={false} />
-        <FunctionField
-          source="stream"
-          sortable={false}
-          render={(entry: AuditEntry) => <span title={entry.stream}>{shortStream(entry.stream)}</span>}
-        />
-        <TextField source="ip" sortable={false} emptyText="—" />
-        <FunctionField
-          source="changes"
-          sortable={false}
           render={(entry: AuditEntry) =>
-            entry.changes === null
-              ? '—'
-              : entry.before === null
-                ? translate('logs.audit.created')
-                : entry.changes.join(', ') || '—'
+            entry.username ??
+            (entry.source ? translate(`tg.sources.${entry.source}`, { _: entry.source }) : (entry.actor ?? '—'))
           }
         />
+        <FunctionField
+          label="logs.audit.what"
+          sortable={false}
+          render={(entry: AuditEntry) => (
+            <span data-type={entry.type}>{auditSentence(entry, translate, operatorName)}</span>
+          )}
+        />
+        <FunctionField label="logs.audit.record" sortable={false} render={(entry: AuditEntry) => recordLabel(entry)} />
+        <TextField source="ip" sortable={false} emptyText="—" />
       </Datagrid>
     </List>
   );

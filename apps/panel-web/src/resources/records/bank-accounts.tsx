@@ -1,3 +1,4 @@
+import { flatCsvExporter } from '../../api/csv';
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import { Box } from '@mui/material';
 import {
@@ -56,7 +57,7 @@ export function BankAccountList() {
       filters={filters}
       sort={{ field: 'bank', order: 'ASC' }}
       perPage={25}
-      exporter={false}
+      exporter={flatCsvExporter('bank-accounts')}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
     >
       <Datagrid rowClick="edit" bulkActionButtons={false}>

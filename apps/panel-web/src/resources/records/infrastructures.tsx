@@ -1,3 +1,4 @@
+import { flatCsvExporter } from '../../api/csv';
 import HubIcon from '@mui/icons-material/Hub';
 import {
   Create,
@@ -58,7 +59,7 @@ export function InfrastructureList() {
       filters={filters}
       sort={{ field: 'slug', order: 'ASC' }}
       perPage={25}
-      exporter={false}
+      exporter={flatCsvExporter('infrastructures')}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
     >
       <Datagrid rowClick="edit" bulkActionButtons={false}>

@@ -1,3 +1,4 @@
+import { flatCsvExporter } from '../../api/csv';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import { Box, Typography } from '@mui/material';
 import {
@@ -157,10 +158,16 @@ export function MerchantList() {
       filterDefaultValues={{}}
       sort={{ field: 'name', order: 'ASC' }}
       perPage={25}
-      exporter={false}
+      exporter={flatCsvExporter('merchants')}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
     >
-      <Datagrid rowClick="edit" bulkActionButtons={false}>
+      {/* Paired columns (limits, commissions) and small cells: the list fits a 1440 px screen. */}
+      <Datagrid
+        rowClick="edit"
+        bulkActionButtons={false}
+        size="small"
+        sx={{ '& .RaDatagrid-rowCell, & .RaDatagrid-headerCell': { px: 1 } }}
+      >
         <TextField source="name" />
         <FunctionField
           source="active"
@@ -171,10 +178,24 @@ export function MerchantList() {
             </Box>
           )}
         />
-        <MoneyField source="minAmount" />
-        <MoneyField source="maxAmount" />
-        <PercentField source="depositCommissionPercent" />
-        <PercentField source="withdrawalCommissionPercent" />
+        <FunctionField
+          label="records.merchants.limits"
+          sortable={false}
+          render={() => (
+            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+              <MoneyField source="minAmount" /> – <MoneyField source="maxAmount" />
+            </Box>
+          )}
+        />
+        <FunctionField
+          label="records.merchants.commissions"
+          sortable={false}
+          render={() => (
+            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+              <PercentField source="depositCommissionPercent" /> / <PercentField source="withdrawalCommissionPercent" />
+            </Box>
+          )}
+        />
         <MoneyField source="overdraftLimit" />
         <MoneyField source="balance" />
         <MoneyField source="available" />

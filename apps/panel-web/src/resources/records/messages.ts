@@ -107,6 +107,8 @@ export const en = {
       url_invalid: 'Must be an http(s) URL',
     },
     merchants: {
+      limits: 'Limits (min – max)',
+      commissions: 'Commission (deposit / withdrawal)',
       activate: 'Activate',
       deactivate: 'Deactivate',
       activate_title: 'Activate merchant?',
@@ -307,6 +309,8 @@ export const tr: typeof en = {
       url_invalid: 'http(s) ile başlayan bir URL olmalı',
     },
     merchants: {
+      limits: 'Limitler (en az – en çok)',
+      commissions: 'Komisyon (yatırım / çekim)',
       activate: 'Aktifleştir',
       deactivate: 'Pasifleştir',
       activate_title: 'Bayi aktifleştirilsin mi?',

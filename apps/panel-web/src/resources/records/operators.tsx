@@ -1,3 +1,4 @@
+import { flatCsvExporter } from '../../api/csv';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import {
   BooleanField,
@@ -47,7 +48,7 @@ export function OperatorList() {
       filters={filters}
       sort={{ field: 'username', order: 'ASC' }}
       perPage={25}
-      exporter={false}
+      exporter={flatCsvExporter('operators')}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}
     >
       <Datagrid rowClick="edit" bulkActionButtons={false}>

@@ -1,3 +1,4 @@
+import { flatCsvExporter } from '../../api/csv';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VpnKeyIcon from '@mui/icons-material/VpnKey';
@@ -107,7 +108,7 @@ export function ProviderList() {
       filters={filters}
       sort={{ field: 'number', order: 'ASC' }}
       perPage={25}
-      exporter={false}
+      exporter={flatCsvExporter('providers')}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
     >
       <Datagrid rowClick="edit" bulkActionButtons={false}>

@@ -1,3 +1,4 @@
+import { flatCsvExporter } from '../../api/csv';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import { Alert } from '@mui/material';
 import { useEffect, useState } from 'react';
@@ -73,7 +74,7 @@ export function RoleList() {
       filters={[<TextInput key="q" source="q" label="records.common.search" alwaysOn resettable />]}
       sort={{ field: 'name', order: 'ASC' }}
       perPage={25}
-      exporter={false}
+      exporter={flatCsvExporter('roles')}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}
     >
       <Datagrid rowClick="edit" bulkActionButtons={false}>

@@ -1,5 +1,8 @@
 import {
+  Autocomplete,
+  Box,
   Button,
+  Chip,
   CircularProgress,
   Dialog,
   DialogActions,
@@ -8,7 +11,7 @@ import {
   DialogTitle,
   TextField,
 } from '@mui/material';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 
 export interface ActionDialogField {
@@ -19,6 +22,10 @@ export interface ActionDialogField {
   validate?: (value: string) => string | null;
   /** What the summary should show for the typed value (e.g. the new amount). */
   inputMode?: 'text' | 'decimal';
+  /** Suggestions the operator picks from or overrides (the assign dialog's operators). */
+  options?: string[];
+  /** One-click texts that fill the field (the reject dialog's common reasons). */
+  presets?: { label: string; options: string[] };
 }
 
 /**
@@ -30,6 +37,8 @@ export function ActionDialog(props: {
   open: boolean;
   title: string;
   summary: (value: string) => string;
+  /** What the operator must check before confirming (the approve dialog's account and reference). */
+  details?: ReactNode;
   confirmLabel: string;
   confirmColor?: 'primary' | 'success' | 'error';
   field?: ActionDialogField;
@@ -77,7 +86,47 @@ export function ActionDialog(props: {
           >
             {props.summary(value.trim())}
           </DialogContentText>
-          {props.field ? (
+          {props.details}
+          {props.field?.presets ? (
+            <Box
+              role="group"
+              aria-label={props.field.presets.label}
+              sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}
+            >
+              {props.field.presets.options.map((preset) => (
+                <Chip
+                  key={preset}
+                  label={preset}
+                  variant={value === preset ? 'filled' : 'outlined'}
+                  color={value === preset ? 'primary' : 'default'}
+                  onClick={() => {
+                    setValue(preset);
+                    setTouched(true);
+                  }}
+                />
+              ))}
+            </Box>
+          ) : null}
+          {props.field?.options ? (
+            <Autocomplete
+              freeSolo
+              options={props.field.options}
+              inputValue={value}
+              onInputChange={(_event, next) => setValue(next)}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  id={inputId}
+                  label={props.field?.label}
+                  error={touched && Boolean(error)}
+                  helperText={touched && error ? error : ' '}
+                  onBlur={() => setTouched(true)}
+                  autoFocus
+                  required
+                />
+              )}
+            />
+          ) : props.field ? (
             <TextField
               id={inputId}
               label={props.field.label}

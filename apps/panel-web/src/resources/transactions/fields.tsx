@@ -44,3 +44,22 @@ export function RecordName({ kind, id }: { kind: RecordKind; id: string | undefi
   const nameOf = useRecordName(kind);
   return <span>{nameOf(id) ?? '—'}</span>;
 }
+
+/** One line, cut with an ellipsis past `maxWidth` px; the whole text in the tooltip. */
+export function Clipped({ text, maxWidth }: { text: string; maxWidth: number }) {
+  return (
+    <span
+      title={text}
+      style={{
+        display: 'inline-block',
+        maxWidth,
+        overflow: 'hidden',
+        textOverflow: 'ellipsis',
+        whiteSpace: 'nowrap',
+        verticalAlign: 'bottom',
+      }}
+    >
+      {text}
+    </span>
+  );
+}

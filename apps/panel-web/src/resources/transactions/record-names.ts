@@ -11,7 +11,14 @@ const DIRECTORIES = {
   operator: { path: '/panel/operators', permission: 'operators.view', label: 'username' },
   merchant: { path: '/panel/merchants', permission: 'merchants.view', label: 'name' },
   provider: { path: '/panel/providers', permission: 'providers.view', label: 'name' },
+  bankAccount: { path: '/panel/bank-accounts', permission: 'bank_accounts.view', label: 'bank+iban' },
 } as const;
+
+/** A record's display name; `a+b` joins two fields (`Ziraat Bankası · TR33…`). */
+function labelOf(item: Record<string, unknown>, label: string): string | undefined {
+  const parts = label.split('+').map((field) => item[field]);
+  return parts.every((part) => typeof part === 'string') ? parts.join(' · ') : undefined;
+}
 
 export type RecordKind = keyof typeof DIRECTORIES;
 
@@ -47,7 +54,7 @@ function useRecordNames(kind: RecordKind) {
       if (mayList) {
         const list = await panelFetch<{ items: Array<Record<string, unknown>> }>(directory.path);
         for (const item of list.items) {
-          const label = item[directory.label];
+          const label = labelOf(item, directory.label);
           if (typeof item.id === 'string' && typeof label === 'string') names.set(item.id, label);
         }
       }

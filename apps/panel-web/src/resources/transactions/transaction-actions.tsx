@@ -1,15 +1,28 @@
-import { Button, Stack } from '@mui/material';
+import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
+import EditIcon from '@mui/icons-material/Edit';
+import { Button, IconButton, Stack, Tooltip } from '@mui/material';
 import { useCallback, useState } from 'react';
 import { useGetIdentity, useNotify, usePermissions, useRefresh, useTranslate } from 'react-admin';
 import { panelFetch } from '../../api/http';
 import { can } from '../../auth/auth-provider';
 import { formatTry, parseLiraInput } from '../../format/money';
 import { ActionDialog } from './action-dialog';
-import { useRecordName } from './record-names';
+import { ApproveChecks } from './approve-checks';
+import { explainLostRace } from './decision-race';
+import { useRecordChoices, useRecordName } from './record-names';
+import { REJECT_PRESETS } from './reject-presets';
 import { OPEN_STATES, type PanelTransaction } from './types';
 import { useSingleFlight } from './use-single-flight';
 
 type Action = 'approve' | 'reject' | 'assign' | 'amount';
+
+/** The API route of a queue action (bulk actions use the same routes, one request per item). */
+export const ACTION_PATHS: Record<Action, (type: PanelTransaction['type']) => string> = {
+  approve: (type) => `/panel/${type}/approve`,
+  reject: (type) => `/panel/${type}/reject`,
+  assign: (type) => `/panel/${type}/assign`,
+  amount: (type) => `/panel/${type}/update-amount`,
+};
 
 /**
  * The queue's actions on one transaction, each behind its confirmation dialog. A button is shown
@@ -22,6 +35,7 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
   const { permissions } = usePermissions();
   const { identity } = useGetIdentity();
   const nameOf = useRecordName('operator');
+  const operatorChoices = useRecordChoices('operator');
   const [open, setOpen] = useState<Action | null>(null);
 
   const isOpen = OPEN_STATES[record.type].includes(record.state);
@@ -42,12 +56,6 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
   const perform = useCallback(
     async (value: string) => {
       if (!open) return;
-      const path: Record<Action, string> = {
-        approve: `/panel/${record.type}/approve`,
-        reject: `/panel/${record.type}/reject`,
-        assign: `/panel/${record.type}/assign`,
-        amount: `/panel/${record.type}/update-amount`,
-      };
       const body: Record<Action, () => unknown> = {
         approve: () => ({ id: record.id }),
         reject: () => ({ id: record.id, reason: value }),
@@ -55,15 +63,23 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
         amount: () => ({ id: record.id, amount: parseLiraInput(value) }),
       };
       try {
-        await panelFetch(path[open], { method: 'POST', body: body[open]() });
+        await panelFetch(ACTION_PATHS[open](record.type), { method: 'POST', body: body[open]() });
         notify(`tg.tx.done.${open}`, { type: 'success', messageArgs: { number: record.number } });
         setOpen(null);
         refresh();
       } catch (error) {
+        // Another operator decided first: close the dialog and say who decided what.
+        const race = await explainLostRace(record, error, translate);
+        if (race) {
+          notify(race, { type: 'warning', autoHideDuration: 15_000 });
+          setOpen(null);
+          refresh();
+          return;
+        }
         notify(error instanceof Error ? error.message : String(error), { type: 'error' });
       }
     },
-    [open, record, notify, refresh],
+    [open, record, notify, refresh, translate],
   );
   const { run, pending } = useSingleFlight(perform);
 
@@ -80,7 +96,8 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
     <Stack
       direction="row"
       useFlexGap
-      sx={{ flexWrap: 'wrap', gap: 0.5, minWidth: compact ? 200 : undefined }}
+      // In a queue row the buttons stay on one line (secondary actions as labelled icons).
+      sx={{ flexWrap: compact ? 'nowrap' : 'wrap', gap: 0.5, alignItems: 'center' }}
       onClick={(event) => event.stopPropagation()}
     >
       {allowed.approve ? (
@@ -94,20 +111,37 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
         </Button>
       ) : null}
       {allowed.assign ? (
-        <Button size={size} variant="outlined" onClick={openDialog('assign')}>
-          {translate('tg.tx.action.assign')}
-        </Button>
+        compact ? (
+          <Tooltip title={translate('tg.tx.action.assign')}>
+            <IconButton size="small" aria-label={translate('tg.tx.action.assign')} onClick={openDialog('assign')}>
+              <AssignmentIndIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ) : (
+          <Button size={size} variant="outlined" onClick={openDialog('assign')}>
+            {translate('tg.tx.action.assign')}
+          </Button>
+        )
       ) : null}
       {allowed.amount ? (
-        <Button size={size} variant="text" onClick={openDialog('amount')}>
-          {translate('tg.tx.action.edit_amount')}
-        </Button>
+        compact ? (
+          <Tooltip title={translate('tg.tx.action.edit_amount')}>
+            <IconButton size="small" aria-label={translate('tg.tx.action.edit_amount')} onClick={openDialog('amount')}>
+              <EditIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ) : (
+          <Button size={size} variant="text" onClick={openDialog('amount')}>
+            {translate('tg.tx.action.edit_amount')}
+          </Button>
+        )
       ) : null}
 
       <ActionDialog
         open={open === 'approve'}
         title={translate('tg.tx.dialog.approve_title', { type: typeLabel, number: record.number })}
         summary={() => summary}
+        details={<ApproveChecks record={record} />}
         confirmLabel={translate('tg.tx.action.approve')}
         confirmColor="success"
         pending={pending}
@@ -120,7 +154,14 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
         summary={() => summary}
         confirmLabel={translate('tg.tx.action.reject')}
         confirmColor="error"
-        field={{ label: translate('tg.tx.dialog.reason'), validate: required }}
+        field={{
+          label: translate('tg.tx.dialog.reason'),
+          validate: required,
+          presets: {
+            label: translate('tg.reject.preset'),
+            options: REJECT_PRESETS[record.type].map((key) => translate(`tg.reject.presets.${key}`)),
+          },
+        }}
         pending={pending}
         onConfirm={(value) => void run(value)}
         onClose={() => setOpen(null)}
@@ -134,6 +175,8 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
           label: translate('tg.tx.dialog.assignee'),
           initial: nameOf(record.assignee) ?? (typeof identity?.fullName === 'string' ? identity.fullName : ''),
           validate: required,
+          // A picker of operators when the operator may list them; a name can still be typed.
+          ...(operatorChoices ? { options: operatorChoices.map((choice) => choice.name) } : {}),
         }}
         pending={pending}
         onConfirm={(value) => void run(value)}

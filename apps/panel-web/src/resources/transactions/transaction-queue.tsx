@@ -10,20 +10,42 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Typography } from '@mui/material';
-import { DateTime, Money, RecordName, StateChip } from './fields';
-import { useRecordChoices } from './record-names';
+import { useMemo } from 'react';
+import { FilterButton, TopToolbar } from 'react-admin';
+import { groupIban } from './approve-checks';
+import { BulkDecisionButtons, BulkResults } from './bulk-actions';
+import { QueueExportButton } from './export-button';
+import { Clipped, Money, RecordName, StateChip } from './fields';
+import { useRecordChoices, useRecordName } from './record-names';
+import { RowCheckboxLabels } from './row-checkbox-labels';
+import { TimeLeft } from './time-left';
 import { TransactionActions } from './transaction-actions';
+import { transactionCsvExporter } from './transaction-csv';
 import { OPEN_STATES, STATES, type PanelTransaction } from './types';
 
 /** The queues poll: operators keep them open all day and must see new requests without a reload. */
 export const QUEUE_REFRESH_MS = 5_000;
 
+/**
+ * The default view: what still needs an operator. For deposits that includes expired ones (a late
+ * transfer is the commonest case and an expired deposit can still be approved); the urgency order
+ * puts reported payments first and expired ones last, so they never hide the open ones.
+ */
+export const DEFAULT_STATES: Record<PanelTransaction['type'], readonly PanelTransaction['state'][]> = {
+  deposit: [...OPEN_STATES.deposit, 'expired'],
+  withdrawal: OPEN_STATES.withdrawal,
+};
+
 function queueFilters(
   type: PanelTransaction['type'],
   translate: (key: string) => string,
   merchants: Array<{ id: string; name: string }> | null,
+  bankAccounts: Array<{ id: string; name: string }> | null,
 ) {
-  const openChoice = { id: OPEN_STATES[type].join(','), name: translate('tg.tx.filters.open') };
+  const openChoice = {
+    id: DEFAULT_STATES[type].join(','),
+    name: translate(type === 'deposit' ? 'tg.queue.open_deposits' : 'tg.tx.filters.open'),
+  };
   const stateChoices = [
     openChoice,
     ...STATES[type].map((state) => ({ id: state, name: translate(`tg.tx.state.${state}`) })),
@@ -47,6 +69,18 @@ function queueFilters(
     ) : (
       <TextInput key="merchantId" source="merchantId" label="tg.tx.filters.merchant_id" />
     ),
+    <TextInput key="amountMin" source="amountMin" label="tg.queue.amount_min" alwaysOn sx={{ width: 130 }} />,
+    <TextInput key="amountMax" source="amountMax" label="tg.queue.amount_max" alwaysOn sx={{ width: 130 }} />,
+    ...(type === 'deposit' && bankAccounts
+      ? [
+          <SelectInput
+            key="bankAccountId"
+            source="bankAccountId"
+            label="tg.queue.bank_account"
+            choices={bankAccounts}
+          />,
+        ]
+      : []),
   ];
 }
 
@@ -54,57 +88,90 @@ function queueFilters(
 export function TransactionQueue({ type }: { type: PanelTransaction['type'] }) {
   const translate = useTranslate();
   const merchants = useRecordChoices('merchant');
+  const bankAccounts = useRecordChoices('bankAccount');
+  const merchantName = useRecordName('merchant');
+  const operatorName = useRecordName('operator');
+  const exporter = useMemo(
+    () => transactionCsvExporter(type, translate, { merchant: merchantName, operator: operatorName }),
+    [type, translate, merchantName, operatorName],
+  );
   return (
     <List
       title={translate(type === 'deposit' ? 'tg.tx.deposits' : 'tg.tx.withdrawals')}
-      filters={queueFilters(type, translate, merchants)}
-      filterDefaultValues={{ state: OPEN_STATES[type].join(',') }}
+      filters={queueFilters(type, translate, merchants, bankAccounts)}
+      filterDefaultValues={{ state: DEFAULT_STATES[type].join(',') }}
+      sort={{ field: 'urgency', order: 'ASC' }}
+      actions={
+        <TopToolbar>
+          <FilterButton />
+          <QueueExportButton exporter={exporter} />
+        </TopToolbar>
+      }
       perPage={25}
       pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
       queryOptions={{ refetchInterval: QUEUE_REFRESH_MS, refetchIntervalInBackground: false }}
       disableSyncWithLocation={false}
       exporter={false}
-      storeKey={`${type}-queue`}
+      storeKey={`${type}-queue-v2`}
     >
+      <RowCheckboxLabels testId={`${type}-queue`} />
+      <BulkResults type={type} storeKey={`${type}-queue-v2`} />
       <Typography variant="caption" color="text.secondary" sx={{ px: 2, pt: 1 }}>
         {translate('tg.tx.auto_refresh', { seconds: QUEUE_REFRESH_MS / 1000 })}
       </Typography>
       <Datagrid
         rowClick="show"
-        bulkActionButtons={false}
+        bulkActionButtons={<BulkDecisionButtons type={type} />}
         data-testid={`${type}-queue`}
-        // Tighter cells: the withdrawal queue's ten columns fit a laptop screen without scrolling.
-        sx={{ '& .RaDatagrid-rowCell, & .RaDatagrid-headerCell': { px: 1 } }}
+        size="small"
+        // Tighter cells: the withdrawal queue's columns fit a 1440 px screen on one line per row.
+        sx={{ '& .RaDatagrid-rowCell, & .RaDatagrid-headerCell': { px: 0.5 } }}
       >
-        <TextField source="number" label="tg.tx.fields.number" sortable={false} />
+        <TextField source="number" label="tg.tx.fields.number" sortBy="number" />
         <FunctionField
-          label="tg.tx.fields.created_at"
-          sortable={false}
-          render={(record: PanelTransaction) => <DateTime iso={record.createdAt} />}
+          label="tg.queue.time"
+          sortBy="createdAt"
+          render={(record: PanelTransaction) => <TimeLeft record={record} />}
         />
         <FunctionField
           label="tg.tx.fields.customer"
           sortable={false}
-          render={(record: PanelTransaction) => record.customer.fullName}
+          render={(record: PanelTransaction) => <Clipped text={record.customer.fullName} maxWidth={120} />}
         />
         <FunctionField
           label="tg.tx.fields.amount"
-          sortable={false}
+          sortBy="amount"
           textAlign="right"
           render={(record: PanelTransaction) => <Money amount={record.amount} />}
         />
         <FunctionField
           label="tg.tx.fields.state"
-          sortable={false}
+          sortBy="urgency"
           render={(record: PanelTransaction) => <StateChip state={record.state} />}
         />
-        <TextField source="externalId" label="tg.tx.fields.external_id" sortable={false} />
+        <FunctionField
+          label="tg.tx.fields.external_id"
+          sortable={false}
+          render={(record: PanelTransaction) => <Clipped text={record.externalId} maxWidth={105} />}
+        />
         <FunctionField
           label="tg.tx.fields.merchant"
           sortable={false}
-          render={(record: PanelTransaction) => <RecordName kind="merchant" id={record.merchantId} />}
+          render={(record: PanelTransaction) => (
+            <Clipped text={merchantName(record.merchantId) ?? record.merchantId} maxWidth={95} />
+          )}
         />
-        {type === 'withdrawal' ? <TextField source="iban" label="tg.tx.fields.iban" sortable={false} /> : null}
+        {type === 'withdrawal' ? (
+          <FunctionField
+            label="tg.tx.fields.iban"
+            sortable={false}
+            render={(record: PanelTransaction) => (
+              <span style={{ fontFamily: 'monospace', fontSize: 12, whiteSpace: 'nowrap' }}>
+                {record.iban ? groupIban(record.iban) : '—'}
+              </span>
+            )}
+          />
+        ) : null}
         {type === 'withdrawal' ? (
           <FunctionField
             label="tg.tx.fields.assignee"

@@ -18,12 +18,15 @@ import { HttpError } from 'react-admin';
 import type { PanelCallbackDetail } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
 import { can } from '../../auth/auth-provider';
+import { IbanWithCopy, paymentReference } from './approve-checks';
 import { DateTime, Money, RecordName, StateChip } from './fields';
 import { TransactionActions } from './transaction-actions';
 import type { PanelTransactionDetail } from './types';
 import { useSingleFlight } from './use-single-flight';
 
 const DETAIL_REFRESH_MS = 5_000;
+/** Operator ids are UUIDs; any other actor is a source (`gateway`, `customer`, `webhook` …). */
+const OPERATOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function Facts({ record }: { record: PanelTransactionDetail }) {
   const translate = useTranslate();
@@ -38,15 +41,27 @@ function Facts({ record }: { record: PanelTransactionDetail }) {
     ['tg.tx.fields.external_id', record.externalId],
     ['tg.tx.fields.merchant', <RecordName key="m" kind="merchant" id={record.merchantId} />],
     ['tg.tx.fields.provider', <RecordName key="p" kind="provider" id={record.providerId} />],
-    ['tg.tx.fields.form', record.form],
+    ['tg.tx.fields.form', translate(`tg.forms.${record.form}`, { _: record.form })],
     [
       record.type === 'withdrawal' ? 'tg.tx.fields.iban' : 'tg.tx.fields.bank_account',
-      record.type === 'withdrawal'
-        ? (record.iban ?? '—')
-        : record.bankAccount
-          ? `${record.bankAccount.bank} · ${record.bankAccount.iban} · ${record.bankAccount.holderName}`
-          : '—',
+      record.type === 'withdrawal' ? (
+        record.iban ? (
+          <IbanWithCopy key="ib" iban={record.iban} />
+        ) : (
+          '—'
+        )
+      ) : record.bankAccount ? (
+        <span key="ba">
+          {record.bankAccount.bank} · <IbanWithCopy iban={record.bankAccount.iban} /> · {record.bankAccount.holderName}
+        </span>
+      ) : (
+        '—'
+      ),
     ],
+    ...(record.type === 'deposit'
+      ? ([['tg.check.reference', paymentReference(record.number)]] as Array<[string, React.ReactNode]>)
+      : []),
+
     ['tg.tx.fields.assignee', <RecordName key="as" kind="operator" id={record.assignee} />],
     ['tg.tx.fields.reason', record.reason ?? '—'],
     ['tg.tx.fields.created_at', <DateTime key="c" iso={record.createdAt} />],
@@ -87,15 +102,21 @@ function History({ record }: { record: PanelTransactionDetail }) {
         {(record.history ?? []).map((event) => (
           <TableRow key={event.version} data-event-type={event.type}>
             <TableCell>{event.version}</TableCell>
-            <TableCell>{event.type}</TableCell>
+            <TableCell>{translate(`tg.events.${event.type}`, { _: event.type })}</TableCell>
             <TableCell>
               <DateTime iso={event.createdAt} />
             </TableCell>
             <TableCell>
-              {event.metadata.actor ? (
+              {event.metadata.actorName ? (
+                event.metadata.actorName
+              ) : event.metadata.actor && OPERATOR_ID.test(event.metadata.actor) ? (
                 <RecordName kind="operator" id={event.metadata.actor} />
+              ) : event.metadata.source || event.metadata.actor ? (
+                translate(`tg.sources.${event.metadata.source ?? event.metadata.actor}`, {
+                  _: event.metadata.source ?? event.metadata.actor,
+                })
               ) : (
-                (event.metadata.source ?? '—')
+                '—'
               )}
             </TableCell>
             <TableCell sx={{ width: '45%' }}>
@@ -161,7 +182,11 @@ function Callbacks({ record }: { record: PanelTransactionDetail }) {
     <Box data-testid="callback-delivery" data-state={data.state}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1, gap: 2 }}>
         <Typography>
-          {translate('tg.tx.callback_state', { state: data.state, count: data.attemptCount, url: data.targetUrl })}
+          {translate('tg.tx.callback_state', {
+            state: translate(`logs.states.${data.state}`, { _: data.state }),
+            count: data.attemptCount,
+            url: data.targetUrl,
+          })}
         </Typography>
         {can(permissions, 'callbacks.resend') ? (
           <Button variant="outlined" onClick={() => void run()} disabled={pending}>
@@ -188,11 +213,14 @@ function Callbacks({ record }: { record: PanelTransactionDetail }) {
                 <DateTime iso={attempt.startedAt} />
               </TableCell>
               <TableCell>
-                {attempt.trigger}
+                {translate(`logs.triggers.${attempt.trigger}`, { _: attempt.trigger })}
                 {attempt.requestedBy ? ` (${attempt.requestedBy})` : ''}
               </TableCell>
               <TableCell>{attempt.statusCode ?? '—'}</TableCell>
-              <TableCell>{attempt.error ? `${attempt.outcome}: ${attempt.error}` : attempt.outcome}</TableCell>
+              <TableCell>
+                {translate(`logs.states.${attempt.outcome}`, { _: attempt.outcome })}
+                {attempt.error ? `: ${attempt.error}` : ''}
+              </TableCell>
               <TableCell>{attempt.latencyMs ?? '—'}</TableCell>
             </TableRow>
           ))}

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import {
   CreateButton,
   DeleteWithConfirmButton,
+  ExportButton,
   SaveButton,
   Toolbar,
   TopToolbar,
@@ -17,6 +18,7 @@ export function RecordListActions({ manage, children }: { manage: string; childr
   return (
     <TopToolbar>
       {children}
+      <ExportButton maxResults={5000} />
       {canManage ? <CreateButton /> : null}
     </TopToolbar>
   );

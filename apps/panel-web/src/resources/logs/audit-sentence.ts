@@ -1,0 +1,129 @@
+import { formatTry } from '../../format/money';
+import type { AuditEntry } from './audit';
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+type NameOf = (id: string | undefined) => string | undefined;
+
+/** Record kinds of configuration events, for "changed the merchant Acme". */
+const CONFIG_KINDS: Record<string, string> = {
+  InfrastructureConfigured: 'infrastructure',
+  MerchantConfigured: 'merchant',
+  MerchantDeleted: 'merchant',
+  ProviderConfigured: 'provider',
+  ProviderDeleted: 'provider',
+  BankAccountConfigured: 'bank_account',
+  OperatorConfigured: 'operator',
+  RoleConfigured: 'role',
+  ApiSettingsConfigured: 'api_settings',
+};
+
+/** Every type the filter offers, in the order an operator thinks of them. */
+export const AUDIT_TYPES = [
+  'OperatorSignedIn',
+  'OperatorSignInFailed',
+  'TransactionApproved',
+  'TransactionRejected',
+  'TransactionAssigned',
+  'TransactionAmountChanged',
+  'DepositRequested',
+  'WithdrawalRequested',
+  ...Object.keys(CONFIG_KINDS),
+  'ProviderSecretRevealed',
+] as const;
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const kurus = (value: unknown) => (typeof value === 'string' && /^-?\d+$/.test(value) ? BigInt(value) : undefined);
+
+/**
+ * A changed field in words: `logs.audit.field_names.<field>` when there is one, else the name split
+ * into lower-case words (`dailyLimitKurus` → `daily limit`), never an identifier.
+ */
+function fieldName(field: string, translate: Translate): string {
+  const words = field
+    .replace(/(Kurus|Bp|Sealed|Hash)$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  return translate(`logs.audit.field_names.${field}`, { _: words });
+}
+
+/** What a record is called in a sentence: its name, username or IBAN. */
+function recordName(after: Record<string, unknown>): string {
+  return text(after.name) ?? text(after.username) ?? text(after.iban) ?? text(after.slug) ?? '';
+}
+
+/**
+ * One audit entry as a sentence in the UI's language: who did what to which transaction (by
+ * number) or record, with what changed (an amount change shows old → new). Types without a
+ * sentence of their own still read as one ("… made a change"), never as an event name.
+ */
+export function auditSentence(entry: AuditEntry, translate: Translate, operatorName: NameOf): string {
+  const after = entry.after ?? {};
+  const who =
+    entry.username ??
+    (entry.actor && entry.actor !== entry.source ? (operatorName(entry.actor) ?? entry.actor) : undefined) ??
+    translate(`tg.sources.${entry.source ?? 'system'}`, { _: entry.source ?? '—' });
+  const number = entry.transactionNumber ?? '?';
+  const key = `logs.audit.sentences.${entry.type}`;
+  switch (entry.type) {
+    case 'OperatorSignedIn':
+      return translate(after.secondFactorRequired ? `${key}_2fa` : key, { who });
+    case 'OperatorSignInFailed':
+      return translate(key, { username: text(after.username) ?? '?' });
+    case 'TransactionApproved':
+    case 'DepositRequested':
+    case 'WithdrawalRequested':
+      return translate(key, { who, number });
+    case 'TransactionRejected':
+      return translate(key, { who, number, reason: text(after.reason) ?? '' });
+    case 'TransactionAssigned':
+      return translate(key, {
+        who,
+        number,
+        assignee: operatorName(text(after.assignee)) ?? text(after.assignee) ?? '',
+      });
+    case 'TransactionAmountChanged': {
+      const from = kurus(after.fromKurus);
+      const to = kurus(after.toKurus);
+      return translate(key, {
+        who,
+        number,
+        old: from === undefined ? '?' : formatTry(from),
+        new: to === undefined ? '?' : formatTry(to),
+      });
+    }
+    case 'TransfersPosted':
+    case 'TransfersReserved':
+    case 'ReservationPosted':
+    case 'ReservationVoided':
+    case 'ReservationChanged':
+      return translate('logs.audit.sentences.ledger', { who, number });
+    case 'ApiKeyClaimed':
+    case 'OperationGuidClaimed':
+      return translate('logs.audit.sentences.claimed', { who });
+    case 'ProviderSecretRevealed':
+      return translate(key, { who, apiKey: text(after.apiKey) ?? '' });
+    default:
+      break;
+  }
+  const kind = CONFIG_KINDS[entry.type];
+  if (kind) {
+    const record = translate(`logs.audit.kinds.${kind}`);
+    const name = recordName(after);
+    const target = name ? `${record} “${name}”` : record;
+    if (entry.type.endsWith('Deleted')) return translate('logs.audit.sentences.deleted', { who, target });
+    if (entry.before === null) return translate('logs.audit.sentences.created', { who, target });
+    const changes = (entry.changes ?? [])
+      .filter((field) => field !== 'updatedAt')
+      .map((field) => {
+        const shown = (value: unknown) => {
+          if (value === undefined || value === null) return '—';
+          if (field.endsWith('Kurus') && kurus(value) !== undefined) return formatTry(kurus(value)!);
+          if (typeof value === 'boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
+          return typeof value === 'object' ? '…' : String(value);
+        };
+        return `${fieldName(field, translate)}: ${shown(entry.before?.[field])} → ${shown(after[field])}`;
+      });
+    return translate('logs.audit.sentences.changed', { who, target, changes: changes.join('; ') || '—' });
+  }
+  return translate('logs.audit.sentences.other', { who });
+}

@@ -1,0 +1,97 @@
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { Box, IconButton, Table, TableBody, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { useNotify, useTranslate } from 'react-admin';
+import { formatTry } from '../../format/money';
+import type { PanelTransaction } from './types';
+
+/** `TR33 0006 1005 …`: groups of four, as banks print it and as operators compare it. */
+export function groupIban(iban: string): string {
+  return iban
+    .replace(/\s+/g, '')
+    .toUpperCase()
+    .replace(/(.{4})/g, '$1 ')
+    .trim();
+}
+
+/** The reference the payment page told the customer to write (gateway-api payment-page/format.ts). */
+export const paymentReference = (number: number) => `TG-${number}`;
+
+export function IbanWithCopy({ iban }: { iban: string }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const compact = iban.replace(/\s+/g, '').toUpperCase();
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+      <Box component="span" data-testid="iban" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+        {groupIban(compact)}
+      </Box>
+      <Tooltip title={translate('tg.check.copy')}>
+        <IconButton
+          size="small"
+          aria-label={translate('tg.check.copy')}
+          onClick={(event) => {
+            event.stopPropagation();
+            void navigator.clipboard
+              ?.writeText(compact)
+              .then(() => notify('tg.check.copied', { type: 'info' }))
+              .catch(() => undefined);
+          }}
+        >
+          <ContentCopyIcon fontSize="inherit" />
+        </IconButton>
+      </Tooltip>
+    </Box>
+  );
+}
+
+/**
+ * What the operator compares with the bank screen before approving: for a deposit, the account the
+ * customer was told to pay into and the reference; for a withdrawal, where the money goes and to whom.
+ */
+export function ApproveChecks({ record }: { record: PanelTransaction }) {
+  const translate = useTranslate();
+  const rows: Array<[string, ReactNode]> =
+    record.type === 'deposit'
+      ? record.bankAccount
+        ? [
+            ['tg.check.bank', record.bankAccount.bank],
+            ['tg.check.iban', <IbanWithCopy key="i" iban={record.bankAccount.iban} />],
+            ['tg.check.holder', record.bankAccount.holderName],
+            ['tg.check.reference', <strong key="r">{paymentReference(record.number)}</strong>],
+            ['tg.check.amount', formatTry(record.amount)],
+          ]
+        : [
+            ['tg.check.reference', <strong key="r">{paymentReference(record.number)}</strong>],
+            ['tg.check.amount', formatTry(record.amount)],
+          ]
+      : [
+          ['tg.check.payout_iban', record.iban ? <IbanWithCopy key="i" iban={record.iban} /> : '—'],
+          ['tg.check.payout_holder', record.customer.fullName],
+          ['tg.check.amount', formatTry(record.amount)],
+        ];
+  return (
+    <Box data-testid="approve-checks" sx={{ mb: 1 }}>
+      <Typography variant="subtitle2" component="h3">
+        {translate('tg.check.title')}
+      </Typography>
+      {record.type === 'deposit' && !record.bankAccount ? (
+        <Typography variant="body2" color="warning.main">
+          {translate('tg.check.unknown_account')}
+        </Typography>
+      ) : null}
+      <Table size="small">
+        <TableBody>
+          {rows.map(([label, value]) => (
+            <TableRow key={label}>
+              <TableCell component="th" scope="row" sx={{ color: 'text.secondary', width: '40%' }}>
+                {translate(label)}
+              </TableCell>
+              <TableCell>{value}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/**
+ * Sign-ins, for the audit log (issue 17): who signed in or failed to, from where (the event's
+ * metadata carries the client IP). Never a password, never a token.
+ */
+export const OperatorSignedInV1 = z.object({
+  operatorId: z.string(),
+  username: z.string(),
+  /** The password was right and an authenticator code is asked next. */
+  secondFactorRequired: z.boolean(),
+});
+
+export const OperatorSignInFailedV1 = z.object({
+  /** As typed (trimmed, at most 64 characters), so a guessed name is visible too. */
+  username: z.string().max(64),
+  /** Set when the name belongs to an operator. */
+  operatorId: z.string().optional(),
+});
