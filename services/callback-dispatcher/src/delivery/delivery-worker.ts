@@ -6,7 +6,7 @@ import { egressPolicy, type SecretBox } from '@transfergate/security';
 import { DEFAULT_CALLBACK_RETRY_SCHEDULE_MS, type CallbackSettings } from '../callback.settings.js';
 import { egressConnector } from './egress-connector.js';
 import { postCallback, type HttpAttemptResult } from './http-delivery.js';
-import { nextAttemptDelay } from './retry-policy.js';
+import { DEFAULT_RETRY_JITTER_RATIO, nextAttemptDelay, type RetryJitter } from './retry-policy.js';
 import { standardWebhookSignature } from './webhook-signing.js';
 
 /** A delivery this worker holds the lease of. */
@@ -50,6 +50,7 @@ export class DeliveryWorker {
   private wakePending = false;
   private wakeSleeper: (() => void) | undefined;
   private loop: Promise<void> | undefined;
+  private readonly jitter: RetryJitter;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -62,6 +63,10 @@ export class DeliveryWorker {
     // A plain Agent: no retry interceptor (RetryAgent / interceptors.retry), so undici never re-sends a
     // POST below the attempt we record; one request per connection at a time (the default, stated).
     // Its connector applies the egress policy to every address it connects to (after DNS resolution).
+    this.jitter = {
+      ratio: settings.retryJitterRatio ?? DEFAULT_RETRY_JITTER_RATIO,
+      random: settings.random ?? Math.random,
+    };
     this.agent = new Agent({
       connect: egressConnector(egressPolicy(settings.allowedTargets), { timeoutMs: settings.requestTimeoutMs }),
       pipelining: 1,
@@ -239,7 +244,12 @@ export class DeliveryWorker {
     } else if (aborted) {
       state = 'pending';
     } else {
-      const delay = nextAttemptDelay(await this.retrySchedule(), delivery.round_attempts + 1, result.retryAfterMs);
+      const delay = nextAttemptDelay(
+        await this.retrySchedule(),
+        delivery.round_attempts + 1,
+        result.retryAfterMs,
+        this.jitter,
+      );
       state = delay === undefined ? 'failed' : 'pending';
       delayMs = delay ?? 0;
     }
@@ -299,6 +309,23 @@ export class DeliveryWorker {
       latencyMs: result.latencyMs,
       next: rows.length > 0 ? state : 'lease_lost',
     });
+    if (!success && rows.length > 0) {
+      // What an on-call engineer greps for: which callback failed, why, and what happens next. The
+      // error is our own description of the attempt (status, timeout, refused connection); the URL,
+      // headers and body are not logged (a receiver's URL may carry its own token).
+      this.logger.warn({
+        msg: 'callback attempt failed',
+        ...(delivery.request_id ? { requestId: delivery.request_id } : {}),
+        deliveryId: delivery.delivery_id,
+        transactionId: delivery.transaction_id,
+        attempt: Number((rows[0] as { attempt_no: number | string }).attempt_no),
+        outcome: result.outcome,
+        statusCode: result.statusCode,
+        error: result.error,
+        next: state,
+        ...(state === 'pending' ? { retryInMs: delayMs } : {}),
+      });
+    }
     if (rows.length > 0) return;
     // Our lease was taken over (this worker stalled longer than the lease): the attempt still happened.
     this.logger.warn(`callback ${delivery.delivery_id}: lease lost before the attempt was recorded`);
