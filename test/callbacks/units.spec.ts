@@ -38,25 +38,25 @@ describe('callback dispatcher units', () => {
     expect(nextAttemptDelay(schedule, 3, undefined)).toBeUndefined();
   });
 
-  it('jitter: bounded by ±ratio of the delay and by MAX_RETRY_JITTER_MS, deterministic with an injected random', () => {
+  it('jitter: adds at most ratio·delay (capped by MAX_RETRY_JITTER_MS), never less than the schedule, deterministic with an injected random', () => {
     const at = (r: number) => ({ ratio: 0.2, random: () => r });
-    expect(jitteredDelay(5_000, at(0))).toBe(4_000);
-    expect(jitteredDelay(5_000, at(0.5))).toBe(5_000);
+    expect(jitteredDelay(5_000, at(0))).toBe(5_000);
+    expect(jitteredDelay(5_000, at(0.5))).toBe(5_500);
     expect(jitteredDelay(5_000, at(0.999999))).toBe(6_000);
     // An immediate retry stays immediate; no ratio, no jitter; a broken random is clamped.
     expect(jitteredDelay(0, at(1))).toBe(0);
     expect(jitteredDelay(5_000, { ratio: 0, random: () => 1 })).toBe(5_000);
     expect(jitteredDelay(5_000, at(7))).toBe(6_000);
-    expect(jitteredDelay(5_000, at(-3))).toBe(4_000);
-    // 10 h: ±20 % would be ±2 h; the spread is capped at 1 h.
+    expect(jitteredDelay(5_000, at(-3))).toBe(5_000);
+    // 10 h: +20 % would be +2 h; the spread is capped at 1 h.
     const tenHoursMs = 36_000_000;
-    expect(jitteredDelay(tenHoursMs, at(0))).toBe(tenHoursMs - MAX_RETRY_JITTER_MS);
+    expect(jitteredDelay(tenHoursMs, at(0))).toBe(tenHoursMs);
     expect(jitteredDelay(tenHoursMs, at(1))).toBe(tenHoursMs + MAX_RETRY_JITTER_MS);
     // Many draws stay within bounds and are spread (not all equal).
     const seen = new Set<number>();
     for (let i = 0; i < 200; i++) {
       const d = jitteredDelay(300_000, { ratio: 0.2, random: Math.random });
-      expect(d).toBeGreaterThanOrEqual(240_000);
+      expect(d).toBeGreaterThanOrEqual(300_000);
       expect(d).toBeLessThanOrEqual(360_000);
       seen.add(d);
     }
@@ -65,7 +65,7 @@ describe('callback dispatcher units', () => {
 
   it('the schedule with jitter: the delay is spread, a longer Retry-After is still the floor', () => {
     const schedule = [0, 5_000, 300_000];
-    expect(nextAttemptDelay(schedule, 1, undefined, { ratio: 0.2, random: () => 0 })).toBe(4_000);
+    expect(nextAttemptDelay(schedule, 1, undefined, { ratio: 0.2, random: () => 0.5 })).toBe(5_500);
     expect(nextAttemptDelay(schedule, 2, undefined, { ratio: 0.2, random: () => 1 })).toBe(360_000);
     expect(nextAttemptDelay(schedule, 1, 60_000, { ratio: 0.2, random: () => 1 })).toBe(60_000);
     expect(nextAttemptDelay(schedule, 3, undefined, { ratio: 0.2, random: () => 0 })).toBeUndefined();

@@ -19,6 +19,10 @@ export interface ScrapeSources {
   transactionCounts(): Promise<Array<{ form: string; type: string; state: string; count: number }>>;
   callbackAttemptCounts(): Promise<Array<{ outcome: string; trigger: string; count: number }>>;
   consumerLag(): Promise<Array<{ consumer: string; lagEvents: number; lagSeconds: number }>>;
+  /** Callbacks whose last attempt failed: `retrying` (a retry is due) and `failed` (gave up, awaiting a resend). */
+  failingCallbacks(): Promise<Array<{ state: 'retrying' | 'failed'; count: number }>>;
+  /** Seconds since the oldest deposit still open (awaiting payment or reported paid) was requested; 0 when none. */
+  oldestOpenDepositAgeSeconds(): Promise<number | undefined>;
 }
 
 /**
@@ -100,6 +104,26 @@ export class TransfergateMetrics {
       async collect() {
         this.reset();
         for (const row of (await sources()?.consumerLag()) ?? []) this.set({ consumer: row.consumer }, row.lagSeconds);
+      },
+    });
+    new Gauge({
+      name: 'transfergate_callbacks_failing',
+      help: 'Callbacks whose last attempt failed: retrying (a retry is scheduled) or failed (retries exhausted, awaiting a resend)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const row of (await sources()?.failingCallbacks()) ?? []) this.set({ state: row.state }, row.count);
+      },
+    });
+    new Gauge({
+      name: 'transfergate_oldest_open_deposit_age_seconds',
+      help: 'Age of the oldest deposit still awaiting payment or reported paid (0 when none is open)',
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const age = await sources()?.oldestOpenDepositAgeSeconds();
+        if (age !== undefined) this.set(age);
       },
     });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'transfergate_' });

@@ -12,9 +12,10 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
 }
 
 /**
- * Spread of each retry delay: a delay d becomes a uniformly random point in [d·(1−ratio), d·(1+ratio)].
- * After an outage every delivery that failed in it would otherwise come due at the same instants and
- * arrive at the receiver in bursts; ±20 % spreads them without changing the schedule's shape.
+ * Spread of each retry delay: a delay d becomes a uniformly random point in [d, d·(1+ratio)]. After an
+ * outage every delivery that failed in it would otherwise come due at the same instants and arrive at
+ * the receiver in bursts; up to +20 % spreads them. Only added, never taken off: the schedule stays
+ * the shortest wait a receiver sees (the panel and the README promise "at least").
  */
 export const DEFAULT_RETRY_JITTER_RATIO = 0.2;
 /** The spread never exceeds this, whatever the delay (a 10 h retry moves by at most 1 h). */
@@ -27,12 +28,12 @@ export interface RetryJitter {
   random: () => number;
 }
 
-/** `delayMs` moved by at most ±min(ratio·delayMs, MAX_RETRY_JITTER_MS); never below 0, an integer. */
+/** `delayMs` plus at most min(ratio·delayMs, MAX_RETRY_JITTER_MS); an integer; 0 stays 0 (at once). */
 export function jitteredDelay(delayMs: number, jitter: RetryJitter): number {
   if (delayMs <= 0 || jitter.ratio <= 0) return delayMs;
   const spreadMs = Math.min(delayMs * Math.min(jitter.ratio, 1), MAX_RETRY_JITTER_MS);
   const r = Math.min(Math.max(jitter.random(), 0), 1);
-  return Math.max(0, Math.round(delayMs - spreadMs + 2 * spreadMs * r));
+  return Math.round(delayMs + spreadMs * r);
 }
 
 /**
