@@ -254,11 +254,19 @@ describe('delivery worker claims (PGlite)', () => {
       const ids = await addDeliveries(`${receiver.url}/cb`, 2);
       // The injected random: the first delivery draws 0 (earliest), the second 1 (latest).
       const draws = [0, 1];
-      worker({ retryScheduleMs: [0, 60_000], retryJitterRatio: 0.2, random: () => draws.shift() ?? 0.5 }, logger).start();
+      worker(
+        { retryScheduleMs: [0, 60_000], retryJitterRatio: 0.2, random: () => draws.shift() ?? 0.5 },
+        logger,
+      ).start();
       await waitFor(() => warnings.length >= 2, 10_000, 'two warnings');
       const lines = warnings as Array<Record<string, unknown>>;
       for (const line of lines) {
-        expect(line).toMatchObject({ msg: 'callback attempt failed', outcome: 'http_error', statusCode: 503, next: 'pending' });
+        expect(line).toMatchObject({
+          msg: 'callback attempt failed',
+          outcome: 'http_error',
+          statusCode: 503,
+          next: 'pending',
+        });
         expect(ids).toContain(line.deliveryId);
         expect(String(line.error)).toContain('503');
         // Neither the signing secret nor the target URL is written.

@@ -186,7 +186,11 @@ describe.each(ENGINES)('operability (%s)', (engine: Engine) => {
     let after = before;
     for (let i = 0; i < 100; i++) {
       after = await scrape();
-      if (valueOf(after, 'transfergate_callbacks_failing', { state: 'failed' }) > valueOf(before, 'transfergate_callbacks_failing', { state: 'failed' })) break;
+      if (
+        valueOf(after, 'transfergate_callbacks_failing', { state: 'failed' }) >
+        valueOf(before, 'transfergate_callbacks_failing', { state: 'failed' })
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(

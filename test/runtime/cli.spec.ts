@@ -30,7 +30,16 @@ describe('the transfergate command line', () => {
   it('every command answers --help with exit 0 and its options', () => {
     const expected: Record<string, string[]> = {
       statement: ['--merchant', '--from', '--to', '--csv', '--json', '--database-url', '--schema', '--data-dir'],
-      replay: ['--until', '--merchant', '--json', '--no-progress', '--projector', '--database-url', '--schema', '--data-dir'],
+      replay: [
+        '--until',
+        '--merchant',
+        '--json',
+        '--no-progress',
+        '--projector',
+        '--database-url',
+        '--schema',
+        '--data-dir',
+      ],
     };
     for (const [command, options] of Object.entries(expected)) {
       for (const flag of ['--help', '-h']) {
@@ -93,7 +102,9 @@ describe('--demo', () => {
       while (!out.includes('Sign in as') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(out).toContain(`transfergate listening on 127.0.0.1:${port}`);
       const file = join(dataDir, 'admin-password');
-      const banner = /Sign in as {5}admin \/ (\S{12,}) \(generated, shown once\) — also in (\S+) \(mode 0600\)/.exec(out);
+      const banner = /Sign in as {5}admin \/ (\S{12,}) \(generated, shown once\) — also in (\S+) \(mode 0600\)/.exec(
+        out,
+      );
       expect(banner?.[2]).toBe(file);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(readFileSync(file, 'utf8').trim()).toBe(banner?.[1]);

@@ -5,3 +5,4 @@ export * from './service-runtime.js';
 export * from './projection-settle.js';
 export * from './http-errors/form-error.filter.js';
 export { errorBody, errorShapeForPath, type ErrorShape } from './http-errors/error-shapes.js';
+export { registerAllowedMethods, allowedMethodsFor } from './http-errors/allowed-methods.js';

@@ -24,6 +24,7 @@ import { ConfigError } from './runtime-config.js';
 import { loadServiceConfig, type DistributedServiceName, type ServiceConfig } from './service-config.js';
 import { ServiceHealthController, ServiceLifecycle } from './service-health.js';
 import { FormErrorFilter } from './http-errors/form-error.filter.js';
+import { registerAllowedMethods } from './http-errors/allowed-methods.js';
 
 export interface ServiceSpec {
   service: DistributedServiceName;
@@ -125,6 +126,7 @@ export async function startService(spec: ServiceSpec, env: NodeJS.ProcessEnv = p
     });
     if (!spec.registersErrorFilter) app.useGlobalFilters(new FormErrorFilter());
     app.connectMicroservice({ strategy: server });
+    registerAllowedMethods(app.getHttpAdapter().getInstance());
     registerHttpObservability(app.getHttpAdapter().getInstance(), {
       metrics: observability.metrics,
       logger: observability.logger.child({ context: 'Http' }),

@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   callback_url_refused: 400,
   not_found: 404,
   transaction_not_found: 404,
+  /** A known path asked with a method it does not answer; the `Allow` header lists those it does. */
+  method_not_allowed: 405,
   duplicate_transaction: 409,
   concurrency_conflict: 409,
   already_exists: 409,

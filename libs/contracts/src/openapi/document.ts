@@ -133,6 +133,11 @@ const TAGS = [
   { name: 'Status', description: 'Transaction status, supported banks, credential test.' },
   { name: 'Health', description: 'Liveness and module health.' },
   {
+    name: 'Incoming webhooks',
+    description:
+      'Status updates from upstream payment providers, by infrastructure slug, from allow-listed IP ranges only.',
+  },
+  {
     name: 'Callbacks',
     description: 'Outgoing callbacks (webhooks) POSTed to the callback URL registered on the infrastructure.',
   },
