@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import { callbackVerificationMarkdown } from './callback-verification.js';
 import { COMPONENTS, ERROR_SCHEMAS, componentIdOf, componentRef } from './components.js';
 import { GATEWAY_ENDPOINTS, type EndpointSpec, type HttpMethod } from './endpoints.js';
 import { CALLBACK_EXAMPLES, errorExample, type Example } from './examples.js';
@@ -351,6 +352,7 @@ function description(): string {
       'errorCode}`. Validation errors add `details.fields`. Never a stack trace; a 500 `internal_error` means a bug ' +
       'on our side.',
     errorCodeTable(),
+    callbackVerificationMarkdown(),
   ].join('\n\n');
 }
 
