@@ -25,6 +25,9 @@ const GATEWAY_TABLE: [path: string, method: string, status: string][] = [
   ['/deposit/callback/{slug}', 'post', '201'],
   ['/withdraw/callback/{slug}', 'post', '201'],
   ['/withdrawal/callback/{slug}', 'post', '201'],
+  // The sandbox (issue 17).
+  ['/sandbox/transactions/{identifier}/approve', 'post', '201'],
+  ['/sandbox/transactions/{identifier}/reject', 'post', '201'],
 ];
 
 // The provisioning file of the tests issues these credentials; the document's examples use them too.
@@ -265,9 +268,9 @@ describe('OpenAPI document and API reference over HTTP', () => {
       });
       await page.goto(`${app.baseUrl}/api/docs`);
       await page.waitForSelector('.opblock', { timeout: 30_000 });
-      // 20 gateway operations (GET+POST forms, seven /test-auth methods), 3 incoming webhook routes and
-      // 4 callback webhooks.
-      expect(await page.locator('.opblock').count()).toBe(27);
+      // 20 gateway operations (GET+POST forms, seven /test-auth methods), 3 incoming webhook routes, 2
+      // sandbox actions and 4 callback webhooks.
+      expect(await page.locator('.opblock').count()).toBe(29);
       await page.locator('.opblock-summary-path[data-path="/deposit/bank"]').first().click();
       await page.getByText('Deposit created: the receiving account.').waitFor();
       expect(problems).toEqual([]);

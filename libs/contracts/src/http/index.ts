@@ -9,3 +9,4 @@ export * from './module-health.js';
 export * from './text.js';
 export * from './parse-body.js';
 export * from './webhooks.js';
+export * from './sandbox.js';

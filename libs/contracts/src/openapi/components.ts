@@ -36,6 +36,7 @@ import { ModuleHealthResponseSchema } from '../http/module-health.js';
 import { HealthResponseSchema, StatusResponseSchema } from '../http/status.js';
 import { TestAuthFailureResponseSchema, TestAuthSuccessResponseSchema } from '../http/test-auth.js';
 import { IncomingWebhookRequestSchema, IncomingWebhookResponseSchema } from '../http/webhooks.js';
+import { SandboxActionRequestSchema } from '../http/sandbox.js';
 import { AmountSchema } from '../money/kurus.js';
 
 /**
@@ -306,6 +307,11 @@ export const COMPONENTS: ComponentEntry[] = [
     id: 'ModuleHealthResponse',
     schema: ModuleHealthResponseSchema,
     description: 'Health of the provider module: the database answers.',
+  },
+  {
+    id: 'SandboxActionRequest',
+    schema: SandboxActionRequestSchema,
+    description: 'Optional fields of a sandbox action: credentials (or the headers), `by`, and a rejection `reason`.',
   },
   {
     id: 'IncomingWebhookRequest',

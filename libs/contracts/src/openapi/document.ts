@@ -134,6 +134,11 @@ const TAGS = [
   { name: 'Status', description: 'Transaction status, supported banks, credential test.' },
   { name: 'Health', description: 'Liveness and module health.' },
   {
+    name: 'Sandbox',
+    description:
+      'Test providers (marked sandbox by an admin) decide their own transactions through the API, to see every callback before going live.',
+  },
+  {
     name: 'Incoming webhooks',
     description:
       'Status updates from upstream payment providers, by infrastructure slug, from allow-listed IP ranges only.',

@@ -25,6 +25,7 @@ import { ModuleHealthResponseSchema } from '../http/module-health.js';
 import { HealthResponseSchema, StatusResponseSchema } from '../http/status.js';
 import { TestAuthSuccessResponseSchema } from '../http/test-auth.js';
 import { IncomingWebhookRequestSchema, IncomingWebhookResponseSchema } from '../http/webhooks.js';
+import { SandboxActionRequestSchema } from '../http/sandbox.js';
 import {
   CredentialFieldsSchema,
   MerchantSingleEndpointResponseSchema,
@@ -139,6 +140,54 @@ function webhookEndpoints(): EndpointSpec[] {
     },
     errors: { form: 'merchant', codes: WEBHOOK_ERRORS },
     security: 'none',
+  }));
+}
+
+/** The sandbox: an integrator decides its own test transactions (sandbox providers only). */
+function sandboxEndpoints(): EndpointSpec[] {
+  const actions: Array<[string, 'approve' | 'reject', string]> = [
+    ['sandboxApprove', 'approve', 'Approve a sandbox transaction'],
+    ['sandboxReject', 'reject', 'Reject a sandbox transaction'],
+  ];
+  return actions.map(([operationId, action, summary]) => ({
+    operationId,
+    path: `/sandbox/transactions/{identifier}/${action}`,
+    methods: ['post'] as HttpMethod[],
+    tag: 'Sandbox',
+    summary,
+    description:
+      'Only for a provider an admin marked `sandbox` (403 sandbox_only otherwise): decides one of its own ' +
+      'transactions as an operator would, through the same ledger commands, so the balance moves and the ' +
+      'callback is sent exactly as in production. The identifier and `by` work as in POST /status. ' +
+      (action === 'reject' ? 'The optional `reason` is what the rejection callback carries.' : '') +
+      ' A final transaction stays final (422).',
+    pathParams: [
+      {
+        name: 'identifier',
+        description: 'Your transaction id; with `by=id` our integer id, with `by=uuid` our uuid.',
+        schema: StatusIdentifierSchema,
+      },
+    ],
+    request: { schema: SandboxActionRequestSchema, required: false, examples: examples.CREDENTIALS_BODY_EXAMPLES },
+    success: {
+      status: 201,
+      description: 'Decided: the transaction as it is now.',
+      schema: StatusResponseSchema,
+      examples: examples.STATUS_RESPONSE_EXAMPLES,
+    },
+    errors: {
+      form: 'merchant',
+      codes: [
+        ...CALLER,
+        'validation_failed',
+        'sandbox_only',
+        'transaction_not_found',
+        'invalid_state_transition',
+        'transaction_final',
+        'insufficient_balance',
+      ],
+    },
+    security: 'apiKeySecret',
   }));
 }
 
@@ -414,4 +463,5 @@ export const GATEWAY_ENDPOINTS: EndpointSpec[] = [
     security: 'none',
   },
   ...webhookEndpoints(),
+  ...sandboxEndpoints(),
 ];

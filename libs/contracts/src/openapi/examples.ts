@@ -401,9 +401,13 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   form_not_enabled: "this provider's infrastructure uses the merchant API, not h2h",
   provider_disabled: 'provider is disabled',
   merchant_disabled: 'merchant is disabled',
+  sandbox_only:
+    'this provider is not a sandbox provider: its transactions are decided by operators (an admin sets sandbox on test providers)',
   callback_url_mismatch: 'callback_url must equal the callback URL registered for this integration',
   callback_url_refused:
     'callback_deposit refused: callback URL http://127.0.0.1:5432: 127.0.0.1 is a loopback address; callbacks go to public addresses only (CALLBACK_ALLOWED_TARGETS allows others)',
+  return_url_refused:
+    'returnUrl https://elsewhere.example/back is not on an origin registered for this integration (https://shop.example)',
   not_found: 'Cannot find /test-auth',
   transaction_not_found: 'no transaction M-20250501-0003 for this provider',
   method_not_allowed: 'GET is not allowed on /deposit/bank; allowed: POST',
