@@ -13,3 +13,4 @@ export * from './audit/audit-reader.js';
 export * from './kurrentdb/open-kurrentdb.js';
 export type { KurrentDbEventStore, KurrentDbEventStoreCapabilities } from './kurrentdb/kurrentdb-event-store.js';
 export type { KurrentConsumerOptions } from './kurrentdb/kurrentdb-consumer.js';
+export { loadOptionalAdapter, OptionalModuleMissingError } from './optional-module.js';
