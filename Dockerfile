@@ -10,7 +10,9 @@ COPY libs libs
 COPY services services
 COPY apps apps
 COPY nx.json tsconfig.json .swcrc ./
-RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev --no-audit --no-fund
+# After the build: no dev dependencies (the panel's React/MUI/recharts, the tools) and no optional ones
+# (the KurrentDB and MongoDB clients with their gRPC stack; install them in a derived image to use them).
+RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev --omit=optional --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production

@@ -142,7 +142,7 @@ describe('delivery worker claims (PGlite)', () => {
     await db.close();
   });
 
-  function worker(settings: Partial<CallbackSettings>): DeliveryWorker {
+  function worker(settings: Partial<CallbackSettings>, logger: Logger = quietLogger): DeliveryWorker {
     const created = new DeliveryWorker(
       db,
       store,
@@ -159,7 +159,7 @@ describe('delivery worker claims (PGlite)', () => {
         ...settings,
       },
       `test:${randomBytes(3).toString('hex')}`,
-      quietLogger,
+      logger,
     );
     // No provider stream in this database: the worker signs with a fixed secret.
     Object.assign(created, { providerSecret: async () => 'sk_test' });
@@ -241,6 +241,47 @@ describe('delivery worker claims (PGlite)', () => {
       expect(await row()).toEqual({ state: 'delivered', attempt_count: 1 });
       expect(receiver.hits).toHaveLength(1);
       expect(await attempts()).toEqual([{ delivery_id: id, n: 1 }]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a failed attempt is logged at warn with its error (no secret), and its retry is jittered within bounds', async () => {
+    const receiver = await startReceiver((respond) => respond(503));
+    const warnings: unknown[] = [];
+    const logger = { ...quietLogger, warn: (line: unknown) => warnings.push(line) } as unknown as Logger;
+    try {
+      const ids = await addDeliveries(`${receiver.url}/cb`, 2);
+      // The injected random: the first delivery draws 0 (earliest), the second 1 (latest).
+      const draws = [0, 1];
+      worker(
+        { retryScheduleMs: [0, 60_000], retryJitterRatio: 0.2, random: () => draws.shift() ?? 0.5 },
+        logger,
+      ).start();
+      await waitFor(() => warnings.length >= 2, 10_000, 'two warnings');
+      const lines = warnings as Array<Record<string, unknown>>;
+      for (const line of lines) {
+        expect(line).toMatchObject({
+          msg: 'callback attempt failed',
+          outcome: 'http_error',
+          statusCode: 503,
+          next: 'pending',
+        });
+        expect(ids).toContain(line.deliveryId);
+        expect(String(line.error)).toContain('503');
+        // Neither the signing secret nor the target URL is written.
+        expect(JSON.stringify(line)).not.toContain('sk_test');
+        expect(JSON.stringify(line)).not.toContain(receiver.url);
+      }
+      expect(lines.map((line) => line.retryInMs).sort()).toEqual([60_000, 72_000]);
+      const { rows } = await db.query<{ ms: number }>(
+        `select round(extract(epoch from (next_due_at - started_at)) * 1000)::int as ms from cb_attempts order by ms`,
+      );
+      // next_due_at is set from the database clock after the attempt: the jittered delay plus the attempt's time.
+      expect(rows[0]!.ms).toBeGreaterThanOrEqual(60_000);
+      expect(rows[0]!.ms).toBeLessThan(62_000);
+      expect(rows[1]!.ms).toBeGreaterThanOrEqual(72_000);
+      expect(rows[1]!.ms).toBeLessThan(74_000);
     } finally {
       await receiver.close();
     }

@@ -11,6 +11,8 @@ import {
 } from '../../services/callback-dispatcher/src/enqueue/callback-bodies.js';
 import {
   MAX_RETRY_AFTER_MS,
+  MAX_RETRY_JITTER_MS,
+  jitteredDelay,
   nextAttemptDelay,
   parseRetryAfter,
 } from '../../services/callback-dispatcher/src/delivery/retry-policy.js';
@@ -34,6 +36,44 @@ describe('callback dispatcher units', () => {
     expect(nextAttemptDelay(schedule, 1, 60_000)).toBe(60_000);
     expect(nextAttemptDelay(schedule, 2, 1_000)).toBe(300_000);
     expect(nextAttemptDelay(schedule, 3, undefined)).toBeUndefined();
+  });
+
+  it('jitter: adds at most ratio·delay (capped by MAX_RETRY_JITTER_MS), never less than the schedule, deterministic with an injected random', () => {
+    const at = (r: number) => ({ ratio: 0.2, random: () => r });
+    expect(jitteredDelay(5_000, at(0))).toBe(5_000);
+    expect(jitteredDelay(5_000, at(0.5))).toBe(5_500);
+    expect(jitteredDelay(5_000, at(0.999999))).toBe(6_000);
+    // An immediate retry stays immediate; no ratio, no jitter; a broken random is clamped.
+    expect(jitteredDelay(0, at(1))).toBe(0);
+    expect(jitteredDelay(5_000, { ratio: 0, random: () => 1 })).toBe(5_000);
+    expect(jitteredDelay(5_000, at(7))).toBe(6_000);
+    expect(jitteredDelay(5_000, at(-3))).toBe(5_000);
+    // 10 h: +20 % would be +2 h; the spread is capped at 1 h.
+    const tenHoursMs = 36_000_000;
+    expect(jitteredDelay(tenHoursMs, at(0))).toBe(tenHoursMs);
+    expect(jitteredDelay(tenHoursMs, at(1))).toBe(tenHoursMs + MAX_RETRY_JITTER_MS);
+    // Many draws stay within bounds and are spread (not all equal).
+    const seen = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const d = jitteredDelay(300_000, { ratio: 0.2, random: Math.random });
+      expect(d).toBeGreaterThanOrEqual(300_000);
+      expect(d).toBeLessThanOrEqual(360_000);
+      seen.add(d);
+    }
+    expect(seen.size).toBeGreaterThan(100);
+  });
+
+  it('the schedule with jitter: the delay is spread, a longer Retry-After is still the floor', () => {
+    const schedule = [0, 5_000, 300_000];
+    expect(nextAttemptDelay(schedule, 1, undefined, { ratio: 0.2, random: () => 0.5 })).toBe(5_500);
+    expect(nextAttemptDelay(schedule, 2, undefined, { ratio: 0.2, random: () => 1 })).toBe(360_000);
+    expect(nextAttemptDelay(schedule, 1, 60_000, { ratio: 0.2, random: () => 1 })).toBe(60_000);
+    expect(nextAttemptDelay(schedule, 3, undefined, { ratio: 0.2, random: () => 0 })).toBeUndefined();
+  });
+
+  it('webhook ids are uuid v5 of the event id, the same ids as before the uuid package replaced ours', () => {
+    // Ids already in cb_deliveries and at receivers must not change: pinned from the hand-written version.
+    expect(webhookIdFor('0b9c3c1e-8a45-4a53-9a3a-1b2c3d4e5f60')).toBe('b2d99a40-4e62-58f9-a201-4d65a19912b5');
   });
 
   it('webhook ids are UUID v5 of the event id: stable and distinct', () => {

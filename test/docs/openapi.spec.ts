@@ -21,6 +21,13 @@ const GATEWAY_TABLE: [path: string, method: string, status: string][] = [
   ),
   ['/', 'get', '200'],
   ['/eqopay/health', 'get', '200'],
+  // The incoming upstream webhooks (webhook-ingest), documented since issue 17.
+  ['/deposit/callback/{slug}', 'post', '201'],
+  ['/withdraw/callback/{slug}', 'post', '201'],
+  ['/withdrawal/callback/{slug}', 'post', '201'],
+  // The sandbox (issue 17).
+  ['/sandbox/transactions/{identifier}/approve', 'post', '201'],
+  ['/sandbox/transactions/{identifier}/reject', 'post', '201'],
 ];
 
 // The provisioning file of the tests issues these credentials; the document's examples use them too.
@@ -81,7 +88,8 @@ describe('OpenAPI document and API reference over HTTP', () => {
   it('documents only routes the gateway serves (no route-level 404 for any documented operation)', async () => {
     const calls: [string, string][] = [];
     for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
-      const url = path.replace('{identifier}', 'NO-SUCH-TX');
+      // A provisioned slug: an unknown one is a 404 not_found the webhook route answers itself.
+      const url = path.replace('{identifier}', 'NO-SUCH-TX').replace('{slug}', 'acme');
       for (const method of Object.keys(item).filter((key) => !key.startsWith('x-'))) calls.push([method, url]);
       for (const method of item['x-additional-methods'] ?? []) calls.push([method, url]);
     }
@@ -260,8 +268,9 @@ describe('OpenAPI document and API reference over HTTP', () => {
       });
       await page.goto(`${app.baseUrl}/api/docs`);
       await page.waitForSelector('.opblock', { timeout: 30_000 });
-      // 20 gateway operations (GET+POST forms, seven /test-auth methods) and 4 callback webhooks.
-      expect(await page.locator('.opblock').count()).toBe(24);
+      // 20 gateway operations (GET+POST forms, seven /test-auth methods), 3 incoming webhook routes, 2
+      // sandbox actions and 4 callback webhooks.
+      expect(await page.locator('.opblock').count()).toBe(29);
       await page.locator('.opblock-summary-path[data-path="/deposit/bank"]').first().click();
       await page.getByText('Deposit created: the receiving account.').waitFor();
       expect(problems).toEqual([]);

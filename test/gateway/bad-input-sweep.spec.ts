@@ -128,6 +128,74 @@ describe('bad-input sweep over every form (PostgreSQL)', () => {
     },
   );
 
+  it.each(ENDPOINTS)(
+    'POST $path names a missing or mistyped field in words, in its own shape',
+    async ({ path, shape, valid, headers }) => {
+      const idField = ['transaction_id', 'RequestId', 'transactionId'].find((field) => field in valid())!;
+      const post = async (body: Record<string, unknown>) => {
+        const response = await fetch(`${app.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
+        const json = (await response.json()) as Record<string, unknown>;
+        return {
+          status: response.status,
+          body: json,
+          message: String(shape === 'pascal' ? json.Message : json.message),
+        };
+      };
+      const missing = valid();
+      delete missing[idField];
+      const answer = await post(missing);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errorCode).toBe('validation_failed');
+      expect(answer.message).toContain(`${idField} is required`);
+      const mistyped = await post({ ...valid(), [idField]: 12 });
+      expect(mistyped.status).toBe(400);
+      expect(mistyped.message).toContain(`${idField} must be a string`);
+      for (const { message } of [answer, mistyped]) {
+        expect(message).not.toMatch(/Invalid input|expected \w+, received|Too small|Too big/);
+      }
+    },
+  );
+
+  it('a known path with a wrong method is 405 with Allow, in the form shape; an unknown path stays 404', async () => {
+    const cases: Array<[string, string, string, Shape]> = [
+      ['GET', '/deposit/bank', 'POST', 'h2h'],
+      ['PUT', '/withdrawal/bank', 'POST', 'h2h'],
+      ['DELETE', '/withdraws/withdraw-request', 'GET, HEAD, POST', 'pascal'],
+      ['PATCH', '/status/SOME-TX', 'POST', 'camel'],
+      ['GET', '/deposit/callback/some-slug', 'POST', 'camel'],
+    ];
+    for (const [method, path, allow, shape] of cases) {
+      const response = await fetch(`${app.baseUrl}${path}`, { method });
+      const body = (await response.json()) as Record<string, unknown>;
+      expect({ path, method, status: response.status, allow: response.headers.get('allow') }).toEqual({
+        path,
+        method,
+        status: 405,
+        allow,
+      });
+      expect(body.errorCode).toBe('method_not_allowed');
+      if (shape === 'h2h') expect(body).toMatchObject({ status: false, code: 405 });
+      if (shape === 'camel') expect(body.success).toBe(false);
+      if (shape === 'pascal') expect(body.Success).toBe(false);
+    }
+    // GET and HEAD on a GET route, a path nobody registered, and a 404 a route itself answers.
+    const banks = await fetch(`${app.baseUrl}/banks`, { method: 'POST' });
+    expect(banks.headers.get('allow')).toMatch(/^GET, HEAD/);
+    expect(banks.status).toBe(405);
+    const unknown = await fetch(`${app.baseUrl}/no-such-path`, { method: 'DELETE' });
+    expect([unknown.status, unknown.headers.get('allow')]).toEqual([404, null]);
+    const noTransaction = await fetch(`${app.baseUrl}/status/NO-SUCH-TX`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEYS.h2h.apiKey, 'x-api-secret': KEYS.h2h.apiSecret },
+      body: '{}',
+    });
+    expect(noTransaction.status).toBe(404);
+  });
+
   it('unicode and right-to-left names are accepted and stored exactly', async () => {
     const name = 'مريم العربية ‏Çağrı Öztürk ĞğİıŞş 🚀';
     const tx = `UNI-${Date.now()}`;

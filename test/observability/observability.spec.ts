@@ -168,6 +168,43 @@ describe.each(ENGINES)('operability (%s)', (engine: Engine) => {
     expect(valueOf(after, 'transfergate_subscription_lag_seconds', { consumer: 'ledger-read-models' })).toBe(0);
   });
 
+  it('shows callbacks failing (retrying, then failed), logs each failed attempt at warn, and the oldest open deposit', async () => {
+    await app.settle();
+    const before = await scrape();
+    // An open deposit: its age is the oldest open one (every earlier deposit of this suite is decided).
+    await deposit(ext('OBS-OPEN'));
+    await new Promise((r) => setTimeout(r, 1_100));
+    const open = await scrape();
+    expect(valueOf(open, 'transfergate_oldest_open_deposit_age_seconds')).toBeGreaterThanOrEqual(1);
+    expect(valueOf(open, 'transfergate_oldest_open_deposit_age_seconds')).toBeLessThan(600);
+
+    // Every attempt of the next deposit callback fails (three attempts on this suite's schedule).
+    const fail = (_: unknown, res: import('node:http').ServerResponse) => res.writeHead(500).end('down');
+    receiver.script('/cb-h2h/deposit', fail, fail, fail);
+    const externalId = ext('OBS-FAIL');
+    await approve(await deposit(externalId));
+    let after = before;
+    for (let i = 0; i < 100; i++) {
+      after = await scrape();
+      if (
+        valueOf(after, 'transfergate_callbacks_failing', { state: 'failed' }) >
+        valueOf(before, 'transfergate_callbacks_failing', { state: 'failed' })
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(
+      valueOf(after, 'transfergate_callbacks_failing', { state: 'failed' }) -
+        valueOf(before, 'transfergate_callbacks_failing', { state: 'failed' }),
+    ).toBe(1);
+    expect(valueOf(after, 'transfergate_callbacks_failing', { state: 'retrying' })).toBe(0);
+    const warned = parsedLines().filter((line) => line.msg === 'callback attempt failed');
+    const ours = warned.filter((line) => line.level === 'warn' || line.level === 40);
+    expect(ours.length).toBeGreaterThanOrEqual(3);
+    expect(ours.at(-1)).toMatchObject({ statusCode: 500, error: 'HTTP 500', next: 'failed' });
+    expect(ours.slice(-3).map((line) => line.attempt)).toEqual([1, 2, 3]);
+  });
+
   it('keeps the request id of a deposit through the ledger, the projection, the dispatcher and the callback', async () => {
     const requestId = `obs-${engine}-${randomBytes(6).toString('hex')}`;
     const externalId = ext('OBS-R');

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { tracingEnabled } from '@transfergate/observability';
+import { traceExporterKind, tracingEnabled } from '@transfergate/observability';
 import { TEST_DATABASE_URL } from '../support/postgres.js';
 import { freePort } from '../support/free-port.js';
 
@@ -42,6 +42,21 @@ describe('OpenTelemetry tracing', () => {
     expect(tracingEnabled({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x' })).toBe(false);
     expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(true);
     expect(tracingEnabled({ OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
+  });
+
+  it('exports OTLP over HTTP only (protobuf by default, JSON on request); gRPC and others are refused by name', () => {
+    expect(traceExporterKind({})).toBe('otlp-proto');
+    expect(traceExporterKind({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBe('otlp-json');
+    expect(
+      traceExporterKind({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+    ).toBe('otlp-json');
+    expect(traceExporterKind({ OTEL_TRACES_EXPORTER: 'console' })).toBe('console');
+    expect(() => traceExporterKind({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      'OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported: use http/protobuf or http/json (OTLP over HTTP, port 4318)',
+    );
+    expect(() => traceExporterKind({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(
+      /OTEL_TRACES_EXPORTER=zipkin is not supported/,
+    );
   });
 
   describe('exporting to a local OTLP/HTTP receiver', () => {

@@ -291,6 +291,16 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
       chain: { brokenCount: 0 },
       invariants: [],
     });
+    // The store given by option, as `transfergate statement` takes it, with nothing in the environment.
+    const byOption = cli(
+      engine === 'postgres' ? [...args, '--database-url', TEST_DATABASE_URL] : ['--data-dir', w.dataDir],
+      {},
+    );
+    expect({ status: byOption.status, stderr: byOption.stderr }).toMatchObject({ status: 0 });
+    expect(byOption.report).toMatchObject({ ok: true, exitCode: 0 });
+    const nobody = cli([...args, '--merchant', 'Nobody'], env);
+    expect(nobody.status).toBe(2);
+    expect(nobody.stderr).toContain('no merchant with id or name "Nobody"');
     const viaSql = cli([...args, '--projector', 'sql'], env);
     expect({ status: viaSql.status, stderr: viaSql.stderr }).toMatchObject({ status: 0 });
     expect(viaSql.report).toMatchObject({ ok: true, projector: 'sql', memoryProjection: null });

@@ -364,7 +364,10 @@ describe.each(ENGINES)('merchant statements (%s)', (engine) => {
     );
     expect(JSON.parse(stdout)).toEqual(first);
 
-    expect((await run('--merchant', 'Nobody', '--from', t0, '--to', t1)).code).toBe(2);
+    const nobody = await run('--merchant', 'Nobody', '--from', t0, '--to', t1);
+    expect(nobody.code).toBe(2);
+    // Named as typed, not as the id a name is turned into.
+    expect(nobody.err).toBe('no merchant with id or name "Nobody"\n');
     expect((await run('--merchant', 'Acme', '--from', t1, '--to', t0)).code).toBe(2);
     expect((await run('--merchant', 'Acme')).code).toBe(2);
   });

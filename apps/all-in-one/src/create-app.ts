@@ -7,6 +7,7 @@ import { openDatabase, PostgresEventStore, type SqlDatabase } from '@transfergat
 import { CALLBACK_SETTINGS, type CallbackSettings } from '@transfergate/callback-dispatcher';
 import { registerProviderRateLimit, type GatewaySettings } from '@transfergate/gateway-api';
 import { LedgerProjectionRunner } from '@transfergate/ledger';
+import { registerAllowedMethods } from '@transfergate/runtime';
 import {
   createObservability,
   generateRequestId,
@@ -102,6 +103,8 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     .addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) routes.push({ method: String(method), url: route.url });
     });
+  // A known path asked with another method answers 405 with Allow (the error filter asks this).
+  registerAllowedMethods(app.getHttpAdapter().getInstance());
   registerHttpObservability(app.getHttpAdapter().getInstance(), {
     metrics: observability.metrics,
     logger: observability.logger.child({ context: 'Http' }),

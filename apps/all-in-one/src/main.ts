@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadRuntimeConfig } from './config/runtime-config.js';
 import { createApp } from './create-app.js';
@@ -11,16 +13,37 @@ import {
   readBootstrapFile,
 } from './provisioning/provisioner.js';
 import { DataDirLockedError } from '@transfergate/event-store';
+import { DEMO_DEFAULT_HOST, MAIN_USAGE } from './cli/usage.js';
+
+/** The generated admin password is also written here (mode 0600), inside DATA_DIR. */
+const ADMIN_PASSWORD_FILE = 'admin-password';
 
 /** `npm start`: all five services in one process on PORT, PGlite in DATA_DIR unless DATABASE_URL is set. */
 async function main(): Promise<void> {
   // `transfergate statement …` prints a merchant statement from the event store, then exits.
   if (process.argv[2] === 'statement') process.exit(await runStatementCommand(process.argv.slice(3)));
-  const { values } = parseArgs({
-    options: { bootstrap: { type: 'string' }, demo: { type: 'boolean', default: false } },
-    allowPositionals: false,
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        bootstrap: { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${MAIN_USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(MAIN_USAGE);
+    process.exit(0);
+  }
   const config = loadRuntimeConfig(process.env, values.bootstrap ? { bootstrapFile: values.bootstrap } : {});
+  // The demo's API keys and secrets are published in the README: unless HOST says otherwise, the
+  // demo answers this machine only.
+  if (values.demo && !process.env.HOST) config.host = DEMO_DEFAULT_HOST;
   // The demo's callback URLs point at a receiver on this machine (127.0.0.1:9999), which the egress
   // policy refuses by default: --demo allows loopback unless CALLBACK_ALLOWED_TARGETS says otherwise.
   if (values.demo && process.env.CALLBACK_ALLOWED_TARGETS === undefined) {
@@ -67,9 +90,11 @@ async function main(): Promise<void> {
     console.log(`provisioning: ${summary.changed} records changed, ${summary.unchanged} already as declared`);
   }
   const admin = await running.ensureFirstAdmin();
+  let passwordFile: string | undefined;
   if (admin.generatedPassword) {
+    passwordFile = writeAdminPasswordFile(config.dataDir, admin.generatedPassword);
     console.log(
-      `\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`,
+      `\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once, also written to ${passwordFile}, mode 0600; set ADMIN_PASSWORD to choose it)\n`,
     );
   } else if (admin.created) {
     console.log('First start: operator "admin" created with ADMIN_PASSWORD');
@@ -81,7 +106,20 @@ async function main(): Promise<void> {
     `transfergate listening on ${config.host}:${config.port} (${config.databaseUrl ? 'PostgreSQL server' : `PGlite in ${config.dataDir}`})`,
   );
   if (values.demo) console.log(demoInstructions(baseUrl));
-  console.log(readyBanner(baseUrl, admin));
+  console.log(readyBanner(baseUrl, admin, passwordFile));
+}
+
+/**
+ * The generated password would otherwise live only in a scrolled-away log (or a container's): it is
+ * kept in DATA_DIR, readable by this user only. Its owner deletes it after changing the password.
+ */
+function writeAdminPasswordFile(dataDir: string, password: string): string {
+  const file = join(dataDir, ADMIN_PASSWORD_FILE);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  // writeFileSync's mode applies only when it creates the file (and under the umask): make it exact.
+  chmodSync(file, 0o600);
+  return file;
 }
 
 // `transfergate replay …` audits the store instead of starting the server (cli/replay).
@@ -102,9 +140,13 @@ startOrSubcommand.catch((error) => {
 });
 
 /** The last lines of a start: where everything is and how to sign in. */
-function readyBanner(baseUrl: string, admin: { created: boolean; generatedPassword?: string }): string {
+function readyBanner(
+  baseUrl: string,
+  admin: { created: boolean; generatedPassword?: string },
+  passwordFile: string | undefined,
+): string {
   const signIn = admin.generatedPassword
-    ? `admin / ${admin.generatedPassword} (generated, shown once)`
+    ? `admin / ${admin.generatedPassword} (generated, shown once) — also in ${passwordFile} (mode 0600)`
     : admin.created
       ? 'admin / the ADMIN_PASSWORD you set'
       : 'your operator account (the first one is admin)';

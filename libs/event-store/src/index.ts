@@ -15,3 +15,4 @@ export * from './kurrentdb/open-kurrentdb.js';
 export type { KurrentDbEventStore, KurrentDbEventStoreCapabilities } from './kurrentdb/kurrentdb-event-store.js';
 export type { KurrentConsumerOptions } from './kurrentdb/kurrentdb-consumer.js';
 export * from './sql/pglite-template.js';
+export { loadOptionalAdapter, OptionalModuleMissingError } from './optional-module.js';

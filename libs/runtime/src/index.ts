@@ -6,3 +6,4 @@ export * from './projection-settle.js';
 export * from './http-errors/form-error.filter.js';
 export { errorBody, errorShapeForPath, type ErrorShape } from './http-errors/error-shapes.js';
 export * from './http-input/unstorable-text.guard.js';
+export { registerAllowedMethods, allowedMethodsFor } from './http-errors/allowed-methods.js';

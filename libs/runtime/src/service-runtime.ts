@@ -25,6 +25,7 @@ import { loadServiceConfig, type DistributedServiceName, type ServiceConfig } fr
 import { ServiceHealthController, ServiceLifecycle } from './service-health.js';
 import { FormErrorFilter } from './http-errors/form-error.filter.js';
 import { registerUnstorableTextGuard } from './http-input/unstorable-text.guard.js';
+import { registerAllowedMethods } from './http-errors/allowed-methods.js';
 
 export interface ServiceSpec {
   service: DistributedServiceName;
@@ -126,6 +127,7 @@ export async function startService(spec: ServiceSpec, env: NodeJS.ProcessEnv = p
     });
     if (!spec.registersErrorFilter) app.useGlobalFilters(new FormErrorFilter());
     app.connectMicroservice({ strategy: server });
+    registerAllowedMethods(app.getHttpAdapter().getInstance());
     registerHttpObservability(app.getHttpAdapter().getInstance(), {
       metrics: observability.metrics,
       logger: observability.logger.child({ context: 'Http' }),

@@ -27,6 +27,13 @@ export interface CallbackSettings {
    * (loopback, private ...). Empty: public addresses only (libs/security egress-policy).
    */
   allowedTargets?: string[];
+  /**
+   * Spread of each retry delay (retry-policy jitteredDelay), 0..1; undefined: DEFAULT_RETRY_JITTER_RATIO.
+   * Tests that assert exact due times set 0, or inject `random`.
+   */
+  retryJitterRatio?: number;
+  /** Source of the jitter, [0, 1); Math.random unless a test gives a fixed one. */
+  random?: () => number;
 }
 
 export const CALLBACK_SETTINGS = 'transfergate:CallbackSettings';
@@ -60,6 +67,8 @@ export function assertCallbackSettings(settings: CallbackSettings): void {
   if (!(settings.pollIntervalMs >= 1)) problems.push('pollIntervalMs must be ≥ 1');
   if (!(Number.isInteger(settings.concurrency) && settings.concurrency >= 1)) problems.push('concurrency must be ≥ 1');
   if (settings.retryScheduleMs && settings.retryScheduleMs.length === 0) problems.push('retryScheduleMs is empty');
+  const jitter = settings.retryJitterRatio;
+  if (jitter !== undefined && !(jitter >= 0 && jitter <= 1)) problems.push('retryJitterRatio must be within 0..1');
   try {
     egressPolicy(settings.allowedTargets);
   } catch (error) {

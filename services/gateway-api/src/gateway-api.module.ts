@@ -6,6 +6,8 @@ import { FormErrorFilter } from '@transfergate/runtime';
 import { H2hDepositController } from './h2h/h2h-deposit.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { StatusController } from './status/status.controller.js';
+import { SandboxController } from './sandbox/sandbox.controller.js';
+import { SandboxService } from './sandbox/sandbox.service.js';
 import { H2hWithdrawalController } from './h2h/h2h-withdrawal.controller.js';
 import { MerchantController } from './merchant/merchant.controller.js';
 import { InfrastructureController } from './infrastructure/infrastructure.controller.js';
@@ -28,6 +30,7 @@ import { DocsController } from './docs/docs.controller.js';
     MerchantController,
     InfrastructureController,
     StatusController,
+    SandboxController,
     BanksController,
     TestAuthController,
     PaymentPageController,
@@ -36,6 +39,7 @@ import { DocsController } from './docs/docs.controller.js';
   providers: [
     ProviderAuthService,
     TransactionRequestsService,
+    SandboxService,
     H2hCallerService,
     { provide: APP_FILTER, useClass: FormErrorFilter },
   ],

@@ -52,6 +52,7 @@ export const BootstrapFileSchema = z.object({
               apiSecret: z.string().min(8),
               apiAllowedIps: z.array(z.string()).default([]),
               active: z.boolean().default(true),
+              sandbox: z.boolean().default(false),
             }),
           )
           .default([]),

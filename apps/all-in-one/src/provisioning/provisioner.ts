@@ -124,6 +124,7 @@ export async function applyBootstrap(
               apiSecret: provider.apiSecret,
               apiAllowedIps: provider.apiAllowedIps,
               active: provider.active,
+              sandbox: provider.sandbox,
             },
             ACTOR,
           ),

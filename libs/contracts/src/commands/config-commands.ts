@@ -40,6 +40,8 @@ export interface ProviderInput {
   apiSecret: string;
   apiAllowedIps: string[];
   active: boolean;
+  /** A sandbox provider (see ProviderConfigured.sandbox); absent: false. */
+  sandbox?: boolean;
 }
 
 export interface BankAccountInput {
@@ -203,6 +205,7 @@ export interface ProviderChange {
   infrastructureId?: string;
   apiAllowedIps?: string[];
   active?: boolean;
+  sandbox?: boolean;
   /** A new plain secret (rotation): sealed by the ledger. */
   apiSecret?: string;
 }

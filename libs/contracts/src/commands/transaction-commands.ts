@@ -42,6 +42,8 @@ export interface TransactionView {
   paymentToken?: string;
   expiresAt?: string;
   callbackUrl?: string;
+  /** A deposit's return URL: the payment page links back to it. */
+  returnUrl?: string;
   echo: Record<string, string>;
   assignee?: string;
   reason?: string;
@@ -61,6 +63,7 @@ interface OriginFields {
   customer: CustomerRef;
   requestFingerprint: string;
   callbackUrl?: string;
+  returnUrl?: string;
   echo?: Record<string, string>;
   actor: ActorRef;
 }

@@ -20,11 +20,17 @@ export const ERROR_CODES = {
   form_not_enabled: 403,
   provider_disabled: 403,
   merchant_disabled: 403,
+  /** A sandbox route called with a provider that is not a sandbox provider. */
+  sandbox_only: 403,
   callback_url_mismatch: 400,
   /** A callback URL the egress policy refuses (internal address, user info, not http(s)). */
   callback_url_refused: 400,
+  /** A deposit's return URL that is not on an origin registered for the integration. */
+  return_url_refused: 400,
   not_found: 404,
   transaction_not_found: 404,
+  /** A known path asked with a method it does not answer; the `Allow` header lists those it does. */
+  method_not_allowed: 405,
   duplicate_transaction: 409,
   concurrency_conflict: 409,
   already_exists: 409,

@@ -42,6 +42,11 @@ export const ProviderConfiguredV1 = z.object({
   apiSecretSealed: z.string(),
   apiAllowedIps: z.array(z.string()),
   active: z.boolean(),
+  /**
+   * A sandbox (test) provider: its own transactions may be approved or rejected through the API
+   * (POST /sandbox/transactions/…), without an operator. Present only when true (added later).
+   */
+  sandbox: z.literal(true).optional(),
 });
 
 export const BankAccountConfiguredV1 = z.object({

@@ -32,6 +32,8 @@ const OriginSchema = z.object({
   /** sha256 of the canonical request payload: a repeat with another payload is a duplicate (409). */
   requestFingerprint: z.string(),
   callbackUrl: z.string().optional(),
+  /** Where the payment page links back to (a deposit's return URL, on a registered origin). Optional, added later. */
+  returnUrl: z.string().optional(),
   /** form-specific echo fields kept for callbacks (OperationGuid, SecurityKey ...). */
   echo: z.record(z.string(), z.string()).default({}),
 });

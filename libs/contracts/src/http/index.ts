@@ -8,3 +8,5 @@ export * from './banks.js';
 export * from './module-health.js';
 export * from './text.js';
 export * from './parse-body.js';
+export * from './webhooks.js';
+export * from './sandbox.js';

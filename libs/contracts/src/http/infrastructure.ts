@@ -36,6 +36,8 @@ export const InfrastructureDepositRequestSchema = z
     CustomerUsername: nameText.optional(),
     CallbackUrl: rawText(2048, 0).optional(),
     BankCode: BankCodeSchema.optional(),
+    /** Optional: where the payment page links back to; on a registered origin of the integration. */
+    ReturnUrl: rawText(2048, 0).optional(),
   })
   .refine((body) => Boolean(body.CustomerFullName || body.CustomerUsername), {
     message: 'CustomerFullName or CustomerUsername is required',

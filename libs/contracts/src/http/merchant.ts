@@ -62,8 +62,11 @@ const customerIssue = { message: 'one of name, surname or username is required',
 const hasRecipient = (body: { fullname?: string; name?: string }) => Boolean(body.fullname || body.name);
 const recipientIssue = { message: 'fullname (or name and surname) is required', path: ['fullname'] };
 
+/** Optional on deposits: where the payment page links back to; on a registered origin of the integration. */
+const returnUrlShape = { returnUrl: rawText(2048, 0).optional() };
+
 export const MerchantDepositRequestSchema = z
-  .object({ ...depositShape, method: MerchantMethodSchema.optional() })
+  .object({ ...depositShape, ...returnUrlShape, method: MerchantMethodSchema.optional() })
   .refine(hasCustomer, customerIssue);
 export type MerchantDepositRequest = z.infer<typeof MerchantDepositRequestSchema>;
 
@@ -92,7 +95,7 @@ export const StatusRequestFieldsSchema = MerchantCheckStatusRequestSchema.pick({
 
 /** POST / and /api: one body, dispatched on `method`. */
 export const MerchantSingleEndpointRequestSchema = z.discriminatedUnion('method', [
-  z.object({ ...depositShape, method: z.literal('deposit') }).refine(hasCustomer, customerIssue),
+  z.object({ ...depositShape, ...returnUrlShape, method: z.literal('deposit') }).refine(hasCustomer, customerIssue),
   z.object({ ...withdrawalShape, method: z.literal('withdraw') }).refine(hasRecipient, recipientIssue),
   MerchantCheckStatusRequestSchema,
 ]);

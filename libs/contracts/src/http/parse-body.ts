@@ -1,12 +1,14 @@
 import { DomainError } from '../errors/domain-error.js';
 import type { z } from 'zod';
+import { issueInWords } from './issue-words.js';
 
 /** Parses a request body with its contract schema; a failure names every bad field (400). */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new DomainError('validation_failed', 'request body must be a JSON object');
   }
-  const result = schema.safeParse(body);
+  // Our words for zod's generic issues; a message the schema sets itself still wins.
+  const result = schema.safeParse(body, { error: issueInWords });
   if (!result.success) {
     const fields = result.error.issues.map((issue) => ({
       field: issue.path.join('.') || '(body)',

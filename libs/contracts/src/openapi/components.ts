@@ -35,6 +35,8 @@ import {
 import { ModuleHealthResponseSchema } from '../http/module-health.js';
 import { HealthResponseSchema, StatusResponseSchema } from '../http/status.js';
 import { TestAuthFailureResponseSchema, TestAuthSuccessResponseSchema } from '../http/test-auth.js';
+import { IncomingWebhookRequestSchema, IncomingWebhookResponseSchema } from '../http/webhooks.js';
+import { SandboxActionRequestSchema } from '../http/sandbox.js';
 import { AmountSchema } from '../money/kurus.js';
 
 /**
@@ -305,6 +307,24 @@ export const COMPONENTS: ComponentEntry[] = [
     id: 'ModuleHealthResponse',
     schema: ModuleHealthResponseSchema,
     description: 'Health of the provider module: the database answers.',
+  },
+  {
+    id: 'SandboxActionRequest',
+    schema: SandboxActionRequestSchema,
+    description: 'Optional fields of a sandbox action: credentials (or the headers), `by`, and a rejection `reason`.',
+  },
+  {
+    id: 'IncomingWebhookRequest',
+    schema: IncomingWebhookRequestSchema,
+    description:
+      'An upstream status update. Read tolerantly: a status field and any id field naming one transaction of ' +
+      'the infrastructure; every other field is accepted and kept in the webhook log.',
+  },
+  {
+    id: 'IncomingWebhookResponse',
+    schema: IncomingWebhookResponseSchema,
+    description:
+      'What the transaction is now (a repeat answers the same with `already approved` / `already rejected`).',
   },
   {
     id: 'ErrorCode',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import { callbackVerificationMarkdown } from './callback-verification.js';
 import { COMPONENTS, ERROR_SCHEMAS, componentIdOf, componentRef } from './components.js';
 import { GATEWAY_ENDPOINTS, type EndpointSpec, type HttpMethod } from './endpoints.js';
 import { CALLBACK_EXAMPLES, errorExample, type Example } from './examples.js';
@@ -132,6 +133,16 @@ const TAGS = [
   { name: 'Merchant API', description: 'ApiKey + ApiSecret, optional hash; deposits go through a payment page.' },
   { name: 'Status', description: 'Transaction status, supported banks, credential test.' },
   { name: 'Health', description: 'Liveness and module health.' },
+  {
+    name: 'Sandbox',
+    description:
+      'Test providers (marked sandbox by an admin) decide their own transactions through the API, to see every callback before going live.',
+  },
+  {
+    name: 'Incoming webhooks',
+    description:
+      'Status updates from upstream payment providers, by infrastructure slug, from allow-listed IP ranges only.',
+  },
   {
     name: 'Callbacks',
     description: 'Outgoing callbacks (webhooks) POSTed to the callback URL registered on the infrastructure.',
@@ -346,6 +357,7 @@ function description(): string {
       'errorCode}`. Validation errors add `details.fields`. Never a stack trace; a 500 `internal_error` means a bug ' +
       'on our side.',
     errorCodeTable(),
+    callbackVerificationMarkdown(),
   ].join('\n\n');
 }
 

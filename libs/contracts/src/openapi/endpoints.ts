@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ErrorCode } from '../errors/error-codes.js';
 import { BanksResponseSchema } from '../http/banks.js';
 import {
@@ -24,6 +24,8 @@ import {
 import { ModuleHealthResponseSchema } from '../http/module-health.js';
 import { HealthResponseSchema, StatusResponseSchema } from '../http/status.js';
 import { TestAuthSuccessResponseSchema } from '../http/test-auth.js';
+import { IncomingWebhookRequestSchema, IncomingWebhookResponseSchema } from '../http/webhooks.js';
+import { SandboxActionRequestSchema } from '../http/sandbox.js';
 import {
   CredentialFieldsSchema,
   MerchantSingleEndpointResponseSchema,
@@ -88,6 +90,106 @@ const IDEMPOTENCY =
   'Idempotent by your transaction id: a repeat with the same payload answers the first response again; ' +
   'a repeat with a different payload is 409 duplicate_transaction.';
 const ALL_OTHER_METHODS = ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'SEARCH'];
+
+/** Refusals of an incoming webhook (webhook-ingest). */
+const WEBHOOK_ERRORS: ErrorCode[] = [
+  ...BODY,
+  'invalid_amount',
+  'ip_not_allowed',
+  'not_found',
+  'transaction_not_found',
+  'invalid_state_transition',
+  'transaction_final',
+  'amount_mismatch',
+];
+
+function webhookEndpoints(): EndpointSpec[] {
+  const paths: Array<[string, string, string]> = [
+    ['incomingDepositWebhook', '/deposit/callback/{slug}', 'deposit'],
+    ['incomingWithdrawWebhook', '/withdraw/callback/{slug}', 'withdrawal'],
+    ['incomingWithdrawalWebhook', '/withdrawal/callback/{slug}', 'withdrawal (synonym of /withdraw/callback)'],
+  ];
+  return paths.map(([operationId, path, kind]) => ({
+    operationId,
+    path,
+    methods: ['post'] as HttpMethod[],
+    tag: 'Incoming webhooks',
+    summary: `Upstream status update for a ${kind}`,
+    description:
+      'Sent by the upstream payment provider, not by integrators. Accepted only from the IP ranges allow-listed ' +
+      "on the infrastructure (an empty list refuses everyone); the transaction is found among that infrastructure's " +
+      'own by any id field the forms use; a repeat is answered again and changes nothing. Also served under /api, ' +
+      'and under the aliases of WEBHOOK_ALIASES.',
+    pathParams: [
+      {
+        name: 'slug',
+        description: "The infrastructure's slug (or an alias of it).",
+        schema: z.string().min(1).max(128),
+      },
+    ],
+    request: {
+      schema: IncomingWebhookRequestSchema,
+      required: true,
+      examples: examples.INCOMING_WEBHOOK_REQUEST_EXAMPLES,
+    },
+    success: {
+      status: 201,
+      description: 'Applied (or already applied): the transaction as it is now.',
+      schema: IncomingWebhookResponseSchema,
+      examples: examples.INCOMING_WEBHOOK_RESPONSE_EXAMPLES,
+    },
+    errors: { form: 'merchant', codes: WEBHOOK_ERRORS },
+    security: 'none',
+  }));
+}
+
+/** The sandbox: an integrator decides its own test transactions (sandbox providers only). */
+function sandboxEndpoints(): EndpointSpec[] {
+  const actions: Array<[string, 'approve' | 'reject', string]> = [
+    ['sandboxApprove', 'approve', 'Approve a sandbox transaction'],
+    ['sandboxReject', 'reject', 'Reject a sandbox transaction'],
+  ];
+  return actions.map(([operationId, action, summary]) => ({
+    operationId,
+    path: `/sandbox/transactions/{identifier}/${action}`,
+    methods: ['post'] as HttpMethod[],
+    tag: 'Sandbox',
+    summary,
+    description:
+      'Only for a provider an admin marked `sandbox` (403 sandbox_only otherwise): decides one of its own ' +
+      'transactions as an operator would, through the same ledger commands, so the balance moves and the ' +
+      'callback is sent exactly as in production. The identifier and `by` work as in POST /status. ' +
+      (action === 'reject' ? 'The optional `reason` is what the rejection callback carries.' : '') +
+      ' A final transaction stays final (422).',
+    pathParams: [
+      {
+        name: 'identifier',
+        description: 'Your transaction id; with `by=id` our integer id, with `by=uuid` our uuid.',
+        schema: StatusIdentifierSchema,
+      },
+    ],
+    request: { schema: SandboxActionRequestSchema, required: false, examples: examples.CREDENTIALS_BODY_EXAMPLES },
+    success: {
+      status: 201,
+      description: 'Decided: the transaction as it is now.',
+      schema: StatusResponseSchema,
+      examples: examples.STATUS_RESPONSE_EXAMPLES,
+    },
+    errors: {
+      form: 'merchant',
+      codes: [
+        ...CALLER,
+        'validation_failed',
+        'sandbox_only',
+        'transaction_not_found',
+        'invalid_state_transition',
+        'transaction_final',
+        'insufficient_balance',
+      ],
+    },
+    security: 'apiKeySecret',
+  }));
+}
 
 export const GATEWAY_ENDPOINTS: EndpointSpec[] = [
   {
@@ -360,4 +462,6 @@ export const GATEWAY_ENDPOINTS: EndpointSpec[] = [
     errors: { form: 'merchant', codes: ['unavailable'] },
     security: 'none',
   },
+  ...webhookEndpoints(),
+  ...sandboxEndpoints(),
 ];

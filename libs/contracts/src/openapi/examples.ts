@@ -352,11 +352,39 @@ export const CALLBACK_EXAMPLES: Record<'merchant' | 'h2h' | 'infrastructure' | '
   },
 };
 
+// Incoming webhooks
+
+export const INCOMING_WEBHOOK_REQUEST_EXAMPLES: Record<string, Example> = {
+  approved: {
+    summary: 'Approve by your transaction id, stating the amount paid',
+    value: { transactionId: 'DEMO-1', status: 'approved', amount: 250 },
+  },
+  rejected: {
+    summary: 'Reject by our integer id, with a reason',
+    value: { depositId: 1, status: 'declined', reason: 'sender name does not match' },
+  },
+};
+
+export const INCOMING_WEBHOOK_RESPONSE_EXAMPLES: Record<string, Example> = {
+  applied: {
+    summary: 'Applied',
+    value: {
+      success: true,
+      message: 'approved',
+      transactionId: 'DEMO-1',
+      id: 1,
+      uuid: '3f2b8c1e-0d4a-4c1b-9a6e-2b7d5f1e8a90',
+      type: 'deposit',
+      status: 'approved',
+    },
+  },
+};
+
 // Errors
 
 /** A typical message for each error code (a new code fails the typecheck here until it has one). */
 export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
-  validation_failed: 'invalid request: fullname Too small: expected string to have >=1 characters',
+  validation_failed: 'invalid request: transaction_id is required; fullname must not be empty',
   malformed_json: 'request body is not valid JSON',
   invalid_amount: 'invalid request: amount amount too many decimals',
   invalid_iban: 'IBAN check digits do not match (mod 97)',
@@ -373,11 +401,16 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   form_not_enabled: "this provider's infrastructure uses the merchant API, not h2h",
   provider_disabled: 'provider is disabled',
   merchant_disabled: 'merchant is disabled',
+  sandbox_only:
+    'this provider is not a sandbox provider: its transactions are decided by operators (an admin sets sandbox on test providers)',
   callback_url_mismatch: 'callback_url must equal the callback URL registered for this integration',
   callback_url_refused:
     'callback_deposit refused: callback URL http://127.0.0.1:5432: 127.0.0.1 is a loopback address; callbacks go to public addresses only (CALLBACK_ALLOWED_TARGETS allows others)',
+  return_url_refused:
+    'returnUrl https://elsewhere.example/back is not on an origin registered for this integration (https://shop.example)',
   not_found: 'Cannot find /test-auth',
   transaction_not_found: 'no transaction M-20250501-0003 for this provider',
+  method_not_allowed: 'GET is not allowed on /deposit/bank; allowed: POST',
   duplicate_transaction: 'transaction id already used with a different payload',
   concurrency_conflict: 'the transaction changed concurrently; retry',
   already_exists: 'this API key belongs to another provider',
@@ -402,7 +435,14 @@ export function errorExample(form: ErrorForm, code: ErrorCode): Record<string, u
   const message = ERROR_EXAMPLE_MESSAGES[code];
   const details =
     code === 'validation_failed'
-      ? { details: { fields: [{ field: 'fullname', problem: 'Too small: expected string to have >=1 characters' }] } }
+      ? {
+          details: {
+            fields: [
+              { field: 'transaction_id', problem: 'is required' },
+              { field: 'fullname', problem: 'must not be empty' },
+            ],
+          },
+        }
       : {};
   switch (form) {
     case 'h2h':

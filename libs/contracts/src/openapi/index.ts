@@ -2,3 +2,4 @@
 export { buildOpenApiDocument, generateComponentSchemas } from './document.js';
 export type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiOptions, OpenApiPathItem } from './document.js';
 export { OPENAPI_EXAMPLE_CREDENTIALS } from './examples.js';
+export * from './callback-verification.js';

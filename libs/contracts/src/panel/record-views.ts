@@ -41,6 +41,7 @@ export const PanelProviderSchema = z.object({
   apiKey: z.string(),
   apiAllowedIps: z.array(z.string()),
   active: z.boolean(),
+  sandbox: z.boolean(),
   deleted: z.boolean(),
   updatedAt: z.string(),
 });

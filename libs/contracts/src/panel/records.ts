@@ -71,6 +71,8 @@ export const ProviderSaveRequestSchema = z.object({
   infrastructureId: RecordIdSchema.optional(),
   apiAllowedIps: IpAllowListSchema.optional(),
   active: z.boolean().optional(),
+  /** A sandbox (test) provider: the integrator decides its transactions through the API. */
+  sandbox: z.boolean().optional(),
 });
 export type ProviderSaveRequest = z.infer<typeof ProviderSaveRequestSchema>;
 

@@ -17,6 +17,8 @@ export interface ProviderCredentials {
   apiForm: 'merchant' | 'h2h' | 'infrastructure';
   callbackDeposit: string;
   callbackWithdrawal: string;
+  /** A sandbox provider: may decide its own transactions through POST /sandbox/transactions/…. */
+  sandbox?: boolean;
 }
 
 export class FindProviderByApiKeyQuery extends Query<ProviderCredentials | null> {
@@ -37,7 +39,10 @@ export class FindTransactionQuery extends Query<TransactionView | null> {
 }
 
 /** The deposit behind a payment-page token (the token is the customer's only credential). */
-export class FindTransactionByPaymentTokenQuery extends Query<TransactionView | null> {
+/** What the payment page shows: the transaction and the name of the merchant it pays. */
+export type PaymentPageTransaction = TransactionView & { merchantName?: string };
+
+export class FindTransactionByPaymentTokenQuery extends Query<PaymentPageTransaction | null> {
   constructor(readonly paymentToken: string) {
     super();
   }

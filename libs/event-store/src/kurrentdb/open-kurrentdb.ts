@@ -1,3 +1,4 @@
+import { loadOptionalAdapter } from '../optional-module.js';
 import type { KurrentDbEventStore } from './kurrentdb-event-store.js';
 
 /**
@@ -5,6 +6,10 @@ import type { KurrentDbEventStore } from './kurrentdb-event-store.js';
  * load, so it is imported only here, on demand: the embedded and PostgreSQL paths never load it.
  */
 export async function openKurrentDbEventStore(url: string): Promise<KurrentDbEventStore> {
-  const { KurrentDbEventStore: Store } = await import('./kurrentdb-event-store.js');
+  const { KurrentDbEventStore: Store } = await loadOptionalAdapter(
+    '@kurrent/kurrentdb-client',
+    'KURRENTDB_URL',
+    () => import('./kurrentdb-event-store.js'),
+  );
   return Store.connect(url);
 }

@@ -49,6 +49,30 @@ export class DatabaseScrapeSources implements ScrapeSources {
     return rows.map((row) => ({ state: row.state, mode: row.mode, count: Number(row.n) }));
   }
 
+  async failingCallbacks() {
+    if (!(await this.tableExists('cb_deliveries'))) return [];
+    // A pending delivery with an attempt behind it failed that attempt (a success makes it delivered).
+    const { rows } = await this.db.query<{ retrying: string; failed: string }>(
+      `select count(*) filter (where state = 'pending' and attempt_count > 0)::text as retrying,
+              count(*) filter (where state = 'failed')::text as failed
+       from cb_deliveries where state in ('pending', 'failed')`,
+    );
+    return [
+      { state: 'retrying' as const, count: Number(rows[0]?.retrying ?? 0) },
+      { state: 'failed' as const, count: Number(rows[0]?.failed ?? 0) },
+    ];
+  }
+
+  async oldestOpenDepositAgeSeconds() {
+    if (!(await this.tableExists('rm_transactions'))) return undefined;
+    const { rows } = await this.db.query<{ age: string | null }>(
+      `select extract(epoch from (now() - min(created_at)))::text as age from rm_transactions
+       where type = 'deposit' and state in ('awaiting_payment', 'payment_reported')`,
+    );
+    const age = rows[0]?.age;
+    return age === null || age === undefined ? 0 : Math.max(0, Number(age));
+  }
+
   consumerLag(): Promise<ConsumerLag[]> {
     this.lagReading ??= this.readConsumerLag().finally(() => (this.lagReading = undefined));
     return this.lagReading;

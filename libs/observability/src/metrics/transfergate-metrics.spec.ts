@@ -33,6 +33,11 @@ describe('TransfergateMetrics label bounds', () => {
       callbackAttemptCounts: async () => [{ outcome: 'success', trigger: 'automatic', count: 3 }],
       consumerLag: async () => [{ consumer: 'c1', lagEvents: 5, lagSeconds: 1.5 }],
       statementLineCounts: async () => [{ state: 'matched', mode: 'auto', count: 4 }],
+      failingCallbacks: async () => [
+        { state: 'retrying', count: 2 },
+        { state: 'failed', count: 1 },
+      ],
+      oldestOpenDepositAgeSeconds: async () => 42.5,
     });
     const bound = await metrics.registry.metrics();
     expect(bound).toContain('transfergate_transactions{form="h2h",type="deposit",state="approved"} 7');
@@ -40,6 +45,9 @@ describe('TransfergateMetrics label bounds', () => {
     expect(bound).toContain('transfergate_subscription_lag_events{consumer="c1"} 5');
     expect(bound).toContain('transfergate_subscription_lag_seconds{consumer="c1"} 1.5');
     expect(bound).toContain('transfergate_statement_credit_lines{state="matched",mode="auto"} 4');
+    expect(bound).toContain('transfergate_callbacks_failing{state="retrying"} 2');
+    expect(bound).toContain('transfergate_callbacks_failing{state="failed"} 1');
+    expect(bound).toContain('transfergate_oldest_open_deposit_age_seconds 42.5');
   });
 });
 

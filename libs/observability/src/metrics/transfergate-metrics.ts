@@ -21,6 +21,10 @@ export interface ScrapeSources {
   consumerLag(): Promise<Array<{ consumer: string; lagEvents: number; lagSeconds: number }>>;
   /** Imported credit lines of bank statements by state and, when matched, how (auto/operator). */
   statementLineCounts?(): Promise<Array<{ state: string; mode: string; count: number }>>;
+  /** Callbacks whose last attempt failed: `retrying` (a retry is due) and `failed` (gave up, awaiting a resend). */
+  failingCallbacks(): Promise<Array<{ state: 'retrying' | 'failed'; count: number }>>;
+  /** Seconds since the oldest deposit still open (awaiting payment or reported paid) was requested; 0 when none. */
+  oldestOpenDepositAgeSeconds(): Promise<number | undefined>;
 }
 
 /**
@@ -115,6 +119,26 @@ export class TransfergateMetrics {
       async collect() {
         this.reset();
         for (const row of (await sources()?.consumerLag()) ?? []) this.set({ consumer: row.consumer }, row.lagSeconds);
+      },
+    });
+    new Gauge({
+      name: 'transfergate_callbacks_failing',
+      help: 'Callbacks whose last attempt failed: retrying (a retry is scheduled) or failed (retries exhausted, awaiting a resend)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const row of (await sources()?.failingCallbacks()) ?? []) this.set({ state: row.state }, row.count);
+      },
+    });
+    new Gauge({
+      name: 'transfergate_oldest_open_deposit_age_seconds',
+      help: 'Age of the oldest deposit still awaiting payment or reported paid (0 when none is open)',
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const age = await sources()?.oldestOpenDepositAgeSeconds();
+        if (age !== undefined) this.set(age);
       },
     });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'transfergate_' });

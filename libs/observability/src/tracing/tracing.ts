@@ -17,16 +17,62 @@ export interface RunningTracing {
   shutdown(): Promise<void>;
 }
 
-/** Starts the NodeSDK with HTTP and pg instrumentation. Must run before `http`/`pg` users load. */
+/**
+ * The span exporter the environment asks for. Only OTLP over HTTP is bundled (protobuf, the OTLP
+ * default, or JSON) plus `console`: the gRPC exporters and the NodeSDK that pulls them in weighed
+ * 175 MB of the image for a transport nobody here used. Anything else stops the start with a message.
+ */
+export function traceExporterKind(env: NodeJS.ProcessEnv = process.env): 'otlp-proto' | 'otlp-json' | 'console' {
+  const exporter = env.OTEL_TRACES_EXPORTER?.split(',')[0]?.trim() || 'otlp';
+  if (exporter === 'console') return 'console';
+  if (exporter !== 'otlp') {
+    throw new Error(`OTEL_TRACES_EXPORTER=${exporter} is not supported: use otlp (OTLP over HTTP) or console`);
+  }
+  const protocol = (
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ||
+    env.OTEL_EXPORTER_OTLP_PROTOCOL ||
+    'http/protobuf'
+  ).trim();
+  if (protocol === 'http/protobuf') return 'otlp-proto';
+  if (protocol === 'http/json') return 'otlp-json';
+  throw new Error(
+    `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported: use http/protobuf or http/json (OTLP over HTTP, port 4318)`,
+  );
+}
+
+/**
+ * Starts a tracer provider with HTTP and pg instrumentation. Must run before `http`/`pg` users load.
+ * The provider reads the standard OTEL_* variables (sampler, batch processor, exporter endpoint and
+ * headers, resource attributes) as the NodeSDK did.
+ */
 export async function startTracing(serviceName: string, env = process.env): Promise<RunningTracing | undefined> {
   if (!tracingEnabled(env)) return undefined;
-  const [{ NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }] = await Promise.all([
-    import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-pg'),
-  ]);
-  const sdk = new NodeSDK({
-    serviceName: env.OTEL_SERVICE_NAME || serviceName,
+  const kind = traceExporterKind(env);
+  const [traceNode, resources, { registerInstrumentations }, { HttpInstrumentation }, { PgInstrumentation }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/instrumentation'),
+      import('@opentelemetry/instrumentation-http'),
+      import('@opentelemetry/instrumentation-pg'),
+    ]);
+  const exporter =
+    kind === 'console'
+      ? new traceNode.ConsoleSpanExporter()
+      : kind === 'otlp-json'
+        ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter()
+        : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+  const resource = resources
+    .defaultResource()
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }))
+    .merge(resources.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || serviceName }));
+  const provider = new traceNode.NodeTracerProvider({
+    resource,
+    spanProcessors: [new traceNode.BatchSpanProcessor(exporter)],
+  });
+  provider.register();
+  registerInstrumentations({
+    tracerProvider: provider,
     instrumentations: [
       // Scrapes and probes would drown the traces of real work.
       new HttpInstrumentation({
@@ -43,6 +89,5 @@ export async function startTracing(serviceName: string, env = process.env): Prom
       new PgInstrumentation({ requireParentSpan: true }),
     ],
   });
-  sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  return { shutdown: () => provider.shutdown() };
 }

@@ -1,6 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { ERROR_CODES, isDomainError, type ErrorCode } from '@transfergate/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { allowedMethodsFor } from './allowed-methods.js';
 import { errorBody, errorShapeForPath } from './error-shapes.js';
 
 const BY_STATUS: Record<number, ErrorCode> = {
@@ -30,13 +31,34 @@ export class FormErrorFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const shape = errorShapeForPath(request.url);
-    const { status, code, message, details } = this.classify(exception);
+    const wrongMethod = this.methodNotAllowed(request);
+    const { status, code, message, details } = wrongMethod ?? this.classify(exception);
+    if (wrongMethod) void reply.header('allow', wrongMethod.allow);
     if (status >= 500 && code === 'internal_error') {
       this.logger.error(
         `${request.method} ${request.url.split('?')[0]} failed: ${(exception as Error)?.stack ?? String(exception)}`,
       );
     }
     void reply.status(status).send(errorBody(shape, status, code, message, details));
+  }
+
+  /**
+   * No route took the request, but the path is known with other methods: 405 with `Allow`. A 404
+   * thrown by a route that did match keeps its meaning (the path answers this method).
+   */
+  private methodNotAllowed(
+    request: FastifyRequest,
+  ): { status: number; code: ErrorCode; message: string; details?: unknown; allow: string } | undefined {
+    if (request.routeOptions?.url) return undefined;
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedMethodsFor(request.server, path);
+    if (allowed.length === 0 || allowed.includes(request.method)) return undefined;
+    return {
+      status: 405,
+      code: 'method_not_allowed',
+      message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+      allow: allowed.join(', '),
+    };
   }
 
   private classify(exception: unknown): { status: number; code: ErrorCode; message: string; details?: unknown } {

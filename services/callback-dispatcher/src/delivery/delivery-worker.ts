@@ -6,7 +6,7 @@ import { egressPolicy, type SecretBox } from '@transfergate/security';
 import { DEFAULT_CALLBACK_RETRY_SCHEDULE_MS, type CallbackSettings } from '../callback.settings.js';
 import { egressConnector } from './egress-connector.js';
 import { postCallback, type HttpAttemptResult } from './http-delivery.js';
-import { nextAttemptDelay } from './retry-policy.js';
+import { DEFAULT_RETRY_JITTER_RATIO, nextAttemptDelay, type RetryJitter } from './retry-policy.js';
 import { standardWebhookSignature } from './webhook-signing.js';
 
 /** A delivery this worker holds the lease of. */
@@ -37,7 +37,8 @@ interface AttemptRecord {
   success: boolean;
   startedAt: Date;
   result: HttpAttemptResult;
-  done: { resolve: (recorded: boolean) => void; reject: (error: unknown) => void };
+  /** The attempt's number once recorded; undefined when our lease was lost first. */
+  done: { resolve: (attemptNo: number | undefined) => void; reject: (error: unknown) => void };
 }
 
 /** Unsealed secrets kept (sealed text → secret: a pure function of its input, so nothing to invalidate). */
@@ -74,6 +75,7 @@ export class DeliveryWorker {
   private wakePending = false;
   private wakeSleeper: (() => void) | undefined;
   private loop: Promise<void> | undefined;
+  private readonly jitter: RetryJitter;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -86,6 +88,10 @@ export class DeliveryWorker {
     // A plain Agent: no retry interceptor (RetryAgent / interceptors.retry), so undici never re-sends a
     // POST below the attempt we record; one request per connection at a time (the default, stated).
     // Its connector applies the egress policy to every address it connects to (after DNS resolution).
+    this.jitter = {
+      ratio: settings.retryJitterRatio ?? DEFAULT_RETRY_JITTER_RATIO,
+      random: settings.random ?? Math.random,
+    };
     this.agent = new Agent({
       connect: egressConnector(egressPolicy(settings.allowedTargets), { timeoutMs: settings.requestTimeoutMs }),
       pipelining: 1,
@@ -266,11 +272,16 @@ export class DeliveryWorker {
     } else if (aborted) {
       state = 'pending';
     } else {
-      const delay = nextAttemptDelay(await this.retrySchedule(), delivery.round_attempts + 1, result.retryAfterMs);
+      const delay = nextAttemptDelay(
+        await this.retrySchedule(),
+        delivery.round_attempts + 1,
+        result.retryAfterMs,
+        this.jitter,
+      );
       state = delay === undefined ? 'failed' : 'pending';
       delayMs = delay ?? 0;
     }
-    const recorded = await new Promise<boolean>((resolve, reject) => {
+    const attemptNo = await new Promise<number | undefined>((resolve, reject) => {
       this.pendingRecords.push({
         delivery,
         state,
@@ -304,9 +315,26 @@ export class DeliveryWorker {
       outcome: result.outcome,
       statusCode: result.statusCode,
       latencyMs: result.latencyMs,
-      next: recorded ? state : 'lease_lost',
+      next: attemptNo !== undefined ? state : 'lease_lost',
     });
-    if (recorded) return;
+    if (!success && attemptNo !== undefined) {
+      // What an on-call engineer greps for: which callback failed, why, and what happens next. The
+      // error is our own description of the attempt (status, timeout, refused connection); the URL,
+      // headers and body are not logged (a receiver's URL may carry its own token).
+      this.logger.warn({
+        msg: 'callback attempt failed',
+        ...(delivery.request_id ? { requestId: delivery.request_id } : {}),
+        deliveryId: delivery.delivery_id,
+        transactionId: delivery.transaction_id,
+        attempt: attemptNo,
+        outcome: result.outcome,
+        statusCode: result.statusCode,
+        error: result.error,
+        next: state,
+        ...(state === 'pending' ? { retryInMs: delayMs } : {}),
+      });
+    }
+    if (attemptNo !== undefined) return;
     // Our lease was taken over (this worker stalled longer than the lease): the attempt still happened.
     this.logger.warn(`callback ${delivery.delivery_id}: lease lost before the attempt was recorded`);
     await this.db.query(
@@ -327,7 +355,7 @@ export class DeliveryWorker {
    * Records the answered attempts: every one waiting, in one statement (up to
    * MAX_RECORDS_PER_STATEMENT), while the previous statement ran more answers arrived. Each row is
    * the single-attempt update + insert it always was, fenced on our lease; a delivery whose lease
-   * was lost comes back unrecorded (false) and complete() records it the lease-lost way.
+   * was lost comes back unrecorded (absent) and complete() records it the lease-lost way.
    */
   private async recordPending(): Promise<void> {
     if (this.recording) return;
@@ -347,7 +375,8 @@ export class DeliveryWorker {
     }
   }
 
-  private async writeRecords(batch: AttemptRecord[]): Promise<Set<string>> {
+  /** The attempt number of each delivery recorded (a delivery whose lease was lost is absent). */
+  private async writeRecords(batch: AttemptRecord[]): Promise<Map<string, number>> {
     const rows = batch.map((r) => ({
       delivery_id: r.delivery.delivery_id,
       state: r.state,
@@ -364,7 +393,7 @@ export class DeliveryWorker {
       response_excerpt: r.result.responseExcerpt,
       retry_after_ms: r.result.retryAfterMs ?? null,
     }));
-    const { rows: written } = await this.db.query<{ delivery_id: string }>(
+    const { rows: written } = await this.db.query<{ delivery_id: string; attempt_no: number | string }>(
       `with x as (
          select * from jsonb_to_recordset($1::jsonb) as x(delivery_id uuid, state text, aborted boolean, delay_ms int,
            success boolean, trigger text, requested_by text, started_at timestamptz, latency_ms int, status_code int,
@@ -401,10 +430,10 @@ export class DeliveryWorker {
          x.status_code, x.outcome, x.error, x.response_excerpt, x.retry_after_ms,
          case when done.state = 'pending' then done.due_at end
        from done join x on x.delivery_id = done.delivery_id
-       returning delivery_id::text`,
+       returning delivery_id::text, attempt_no`,
       [JSON.stringify(rows), this.owner],
     );
-    return new Set(written.map((row) => row.delivery_id));
+    return new Map(written.map((row) => [row.delivery_id, Number(row.attempt_no)]));
   }
 
   /** The API settings' schedule once an operator saved one, else the runtime's, else DESIGN.md's default. */

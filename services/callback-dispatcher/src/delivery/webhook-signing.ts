@@ -1,4 +1,5 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { v5 as uuidv5 } from 'uuid';
 
 /** Namespace of the callback webhook ids (UUID v5 names are the approval/rejection event ids). */
 const WEBHOOK_ID_NAMESPACE = '6b0e3f0c-1c5e-4d5a-9f57-1a3c2b7d9e41';
@@ -8,15 +9,8 @@ const WEBHOOK_ID_NAMESPACE = '6b0e3f0c-1c5e-4d5a-9f57-1a3c2b7d9e41';
  * is the same on every retry, every resend and every re-run of the consumer.
  */
 export function webhookIdFor(eventId: string): string {
-  const hash = createHash('sha1')
-    .update(Buffer.from(WEBHOOK_ID_NAMESPACE.replace(/-/g, ''), 'hex'))
-    .update(eventId.toLowerCase(), 'utf8')
-    .digest();
-  const bytes = hash.subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // Lower-cased: the same event id in any spelling names the same callback.
+  return uuidv5(eventId.toLowerCase(), WEBHOOK_ID_NAMESPACE);
 }
 
 /**

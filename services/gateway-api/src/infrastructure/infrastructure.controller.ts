@@ -13,6 +13,7 @@ import {
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
 
 import { fieldsOf } from '../merchant/merchant.controller.js';
+import { checkedReturnUrl } from '../requests/return-url.js';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
 const DEPOSIT_PATHS = ['deposits/deposit-request', 'api/deposits/deposit-request'];
@@ -59,6 +60,7 @@ export class InfrastructureController {
     const input = parseBody(InfrastructureDepositRequestSchema, fieldsOf(request));
     const provider = await this.caller(input, request.ip);
     const fullName = input.CustomerFullName ?? input.CustomerUsername!;
+    const returnUrl = checkedReturnUrl('ReturnUrl', input.ReturnUrl, provider);
     const view = await this.requests.deposit(provider, {
       form: 'infrastructure',
       externalId: input.RequestId,
@@ -75,6 +77,7 @@ export class InfrastructureController {
         operationGuid: input.OperationGuid,
       },
       echo: echoOf(input),
+      ...(returnUrl ? { returnUrl } : {}),
       ...(input.BankCode ? { preferredBankCode: input.BankCode } : {}),
       ip: request.ip,
     });

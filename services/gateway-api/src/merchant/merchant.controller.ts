@@ -18,6 +18,7 @@ import { presentedCredentials } from '../auth/credentials.js';
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
 
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
+import { checkedReturnUrl } from '../requests/return-url.js';
 
 type DepositBody = ReturnType<typeof MerchantDepositRequestSchema.parse>;
 type WithdrawalBody = ReturnType<typeof MerchantWithdrawalRequestSchema.parse>;
@@ -91,6 +92,7 @@ export class MerchantController {
   ): Promise<MerchantDepositResponse> {
     this.checkHash(provider, body);
     const fullName = merchantCustomerName(body);
+    const returnUrl = checkedReturnUrl('returnUrl', body.returnUrl, provider);
     const view = await this.requests.deposit(provider, {
       form: 'merchant',
       externalId: body.transactionId,
@@ -99,6 +101,7 @@ export class MerchantController {
       fingerprint: { transactionId: body.transactionId, amountKurus: body.amount, fullName, username: body.username },
       // `callback` is recorded, never called: callbacks go to the registered URL only (SSRF-safe).
       echo: body.callback ? { callback: body.callback } : {},
+      ...(returnUrl ? { returnUrl } : {}),
       ...(body.bankCode ? { preferredBankCode: body.bankCode } : {}),
       ip,
     });

@@ -3,12 +3,14 @@ import {
   FindTransactionByPaymentTokenQuery,
   ReportPaymentCommand,
   isDomainError,
-  type TransactionView,
+  type PaymentPageTransaction,
 } from '@transfergate/contracts';
 import { mayReport } from './deposit-status.js';
 
 /** A deposit with its receiving account: the only kind of transaction a payment token opens. */
-export type PayableDeposit = TransactionView & { bankAccount: NonNullable<TransactionView['bankAccount']> };
+export type PayableDeposit = PaymentPageTransaction & {
+  bankAccount: NonNullable<PaymentPageTransaction['bankAccount']>;
+};
 
 export async function findDeposit(queries: QueryBus, token: string): Promise<PayableDeposit | null> {
   const view = await queries.execute(new FindTransactionByPaymentTokenQuery(token));

@@ -45,9 +45,15 @@ export interface Texts {
   errorTitle: string;
   errorBody: string;
   footer: string;
+  /** Who the customer pays (the merchant's name, escaped by the view). */
+  payee: (merchantName: string) => string;
+  /** The link back to the merchant's site, when the deposit gave a return URL. */
+  backTo: (merchantName: string) => string;
 }
 
 const tr: Texts = {
+  payee: (merchant) => `Ödeme alıcısı: ${merchant}`,
+  backTo: (merchant) => `← ${merchant} sitesine dön`,
   htmlTitle: 'Havale ile ödeme',
   heading: 'Havale / EFT ile ödeme',
   switchTo: 'English',
@@ -92,6 +98,8 @@ const tr: Texts = {
 };
 
 const en: Texts = {
+  payee: (merchant) => `Paying ${merchant}`,
+  backTo: (merchant) => `← Back to ${merchant}`,
   htmlTitle: 'Pay by bank transfer',
   heading: 'Pay by bank transfer',
   switchTo: 'Türkçe',

@@ -1,4 +1,4 @@
-import { turkishBankCode, type BankSummary, type TransactionView } from '@transfergate/contracts';
+import { turkishBankCode, type BankSummary, type PaymentPageTransaction } from '@transfergate/contracts';
 import { effectiveState, secondsLeft, type DepositState } from './deposit-status.js';
 import { amountForCopy, formatTry, groupIban, paymentReference, plainIban } from './format.js';
 
@@ -24,10 +24,14 @@ export interface PaymentPageModel {
   banks: BankChoice[];
   /** Kind of transfer from a bank that is not in the list. */
   otherKind: TransferKind;
+  /** Who the customer pays; absent only if the merchant record is gone. */
+  merchantName?: string;
+  /** The merchant's page to go back to (checked against the integration's origins at request time). */
+  returnUrl?: string;
 }
 
 export function buildPageModel(
-  view: TransactionView & { bankAccount: NonNullable<TransactionView['bankAccount']> },
+  view: PaymentPageTransaction & { bankAccount: NonNullable<PaymentPageTransaction['bankAccount']> },
   token: string,
   banks: readonly BankSummary[],
   now: Date,
@@ -54,6 +58,8 @@ export function buildPageModel(
     },
     banks: bankChoices(banks, { code: receivingCode, name: account.bank }, otherKind),
     otherKind,
+    ...(view.merchantName ? { merchantName: view.merchantName } : {}),
+    ...(view.returnUrl ? { returnUrl: view.returnUrl } : {}),
   };
 }
 

@@ -25,6 +25,7 @@ export function renderPaymentPage(model: PaymentPageModel, lang: Lang, nonce: st
     data-status-url="${model.token}/status"
     data-seconds-left="${model.secondsLeft}"
   >
+    ${model.merchantName && html`<p class="payee" id="payee">${t.payee(model.merchantName)}</p>`}
     ${statusSections(t, show)}
     <section class="card">
       <div class="label" ${show('pay')}>${t.amountToSend}</div>
@@ -38,6 +39,14 @@ export function renderPaymentPage(model: PaymentPageModel, lang: Lang, nonce: st
     </section>
     ${current === 'pay' && bankPicker(t, model, show('pay'))} ${live && accountDetails(t, model, show)}
     ${current === 'pay' && reportForm(t, model, lang, show('pay'))}
+    ${
+      model.returnUrl &&
+      html`<p class="back">
+        <a id="back-to-merchant" href="${model.returnUrl}" rel="noreferrer"
+          >${t.backTo(model.merchantName ?? new URL(model.returnUrl).host)}</a
+        >
+      </p>`
+    }
   </div>`;
   return renderDocument({
     lang,

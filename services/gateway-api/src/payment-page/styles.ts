@@ -21,6 +21,8 @@ h2,legend{font-size:1rem;font-weight:650;margin:0 0 10px;padding:0}
 .timer.low b{color:#b42318}
 .refline{margin:8px 0 0;color:#5b6576;font-size:.95rem}
 .refline b{color:#17202e;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.payee{margin:0 0 12px;font-weight:600}
+.back{margin:16px 0 0;text-align:center}
 fieldset{border:0;margin:0;padding:0;min-width:0}
 .banks{display:grid;gap:8px}
 .bank{display:flex;align-items:center;gap:10px;padding:11px 12px;border:1px solid #d5dbe5;border-radius:10px;min-height:48px;cursor:pointer}

@@ -26,6 +26,8 @@ export interface RequestInput {
   /** The request's own fields that define what it asks for (fingerprinted for idempotency). */
   fingerprint: Record<string, string | bigint | undefined>;
   callbackUrl?: string;
+  /** A deposit's return URL, already checked against the registered origins (return-url.ts). */
+  returnUrl?: string;
   echo?: Record<string, string>;
   /** Customer's bank (EFT code): a receiving account there is preferred. */
   preferredBankCode?: string;
@@ -116,6 +118,7 @@ export class TransactionRequestsService {
       amountKurus: input.amountKurus,
       customer: input.customer,
       ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+      ...(input.returnUrl ? { returnUrl: input.returnUrl } : {}),
       ...(input.echo ? { echo: input.echo } : {}),
       actor: { source: 'gateway', ip: input.ip },
     };

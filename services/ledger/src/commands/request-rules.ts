@@ -67,6 +67,7 @@ export function originOf(
     externalId: input.externalId,
     requestFingerprint: input.requestFingerprint,
     ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+    ...(input.returnUrl ? { returnUrl: input.returnUrl } : {}),
     echo: input.echo ?? {},
     amountKurus: input.amountKurus.toString(),
     customer: input.customer,

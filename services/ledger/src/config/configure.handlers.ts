@@ -213,6 +213,7 @@ export class ConfigureProviderHandler implements ICommandHandler<ConfigureProvid
           apiSecretSealed: sealed,
           apiAllowedIps: input.apiAllowedIps,
           active: input.active,
+          ...(input.sandbox ? { sandbox: true as const } : {}),
         };
       },
       actor,

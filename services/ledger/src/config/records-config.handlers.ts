@@ -223,8 +223,10 @@ export class ChangeProviderHandler implements ICommandHandler<ChangeProviderComm
     const sealed = change.apiSecret === undefined ? undefined : this.box.seal(change.apiSecret);
     return decideAndAppend<ConfigResult>(this.repository, actor, async () => {
       const current = await loadProvider(this.store, providerId);
+      const { sandbox: _sandbox, ...unflagged } = current.record;
       const next: ProviderRecord = {
-        ...current.record,
+        ...(change.sandbox === undefined ? current.record : unflagged),
+        ...(change.sandbox ? { sandbox: true as const } : {}),
         ...(change.merchantId !== undefined ? { merchantId: change.merchantId } : {}),
         ...(change.infrastructureId !== undefined ? { infrastructureId: change.infrastructureId } : {}),
         ...(change.apiAllowedIps !== undefined ? { apiAllowedIps: change.apiAllowedIps } : {}),

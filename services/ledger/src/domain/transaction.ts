@@ -112,6 +112,7 @@ function requestedView(event: RecordedEvent, at: string): Omit<TransactionAggreg
     originalAmountKurus: d.amountKurus,
     customer: d.customer,
     ...(d.callbackUrl ? { callbackUrl: d.callbackUrl } : {}),
+    ...(d.returnUrl ? { returnUrl: d.returnUrl } : {}),
     echo: d.echo,
     createdAt: at,
     updatedAt: at,

@@ -47,6 +47,7 @@ export class FindProviderByApiKeyHandler implements IQueryHandler<
       apiForm: infrastructure.apiForm,
       callbackDeposit: infrastructure.callbackDeposit,
       callbackWithdrawal: infrastructure.callbackWithdrawal,
+      ...(provider.sandbox ? { sandbox: true } : {}),
     };
   }
 }

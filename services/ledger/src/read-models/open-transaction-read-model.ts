@@ -1,4 +1,4 @@
-import type { SqlDatabase } from '@transfergate/event-store';
+import { loadOptionalAdapter, type SqlDatabase } from '@transfergate/event-store';
 import type { TransactionReadModel } from './transaction-read-model.js';
 import { SqlTransactionReadModel } from './sql-transaction-read-model.js';
 
@@ -12,7 +12,11 @@ export async function openTransactionReadModel(options: {
   mongodbUrl?: string;
 }): Promise<TransactionReadModel & { close?(): Promise<void> }> {
   if (options.mongodbUrl) {
-    const { MongoTransactionReadModel } = await import('./mongo/mongo-transaction-read-model.js');
+    const { MongoTransactionReadModel } = await loadOptionalAdapter(
+      'mongodb',
+      'MONGODB_URL',
+      () => import('./mongo/mongo-transaction-read-model.js'),
+    );
     return MongoTransactionReadModel.connect(options.mongodbUrl);
   }
   return new SqlTransactionReadModel(options.db);

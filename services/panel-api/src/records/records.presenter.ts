@@ -51,6 +51,7 @@ export function providerView(row: ProviderRow): PanelProvider {
     apiKey: r.apiKey,
     apiAllowedIps: r.apiAllowedIps,
     active: r.active,
+    sandbox: r.sandbox === true,
     deleted: row.deleted,
     updatedAt: row.updatedAt,
   };

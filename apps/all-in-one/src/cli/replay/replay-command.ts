@@ -24,20 +24,24 @@ export const REPLAY_EXIT = {
 } as const;
 
 export class ReplayCliError extends Error {}
+/** `--help`: the usage goes to stdout and the exit code is 0. */
+export class ReplayHelpRequested extends Error {}
 
 export interface ReplayCliOptions {
   until?: ReplayUntil;
   merchant?: string;
   json: boolean;
   schema?: string;
+  databaseUrl?: string;
+  dataDir?: string;
   progress: boolean;
   projector: ReplayProjector;
 }
 
-const USAGE = `usage: transfergate replay [--until <ISO time|xid:seq|seq>] [--merchant <id|name>] [--json] [--schema <name>] [--no-progress]
-                          [--projector memory|sql]
-  Reads the event store of DATABASE_URL (schema: --schema or DATABASE_SCHEMA) or the PGlite data in
-  DATA_DIR (default ./data; stop the server first, PGlite serves one process), rebuilds the read
+export const REPLAY_USAGE = `usage: transfergate replay [--until <ISO time|xid:seq|seq>] [--merchant <id|name>] [--json] [--no-progress]
+                          [--projector memory|sql] [--database-url postgres://…] [--schema <name>] [--data-dir <dir>]
+  Reads the event store of --database-url or DATABASE_URL (schema: --schema or DATABASE_SCHEMA), else the
+  PGlite data in --data-dir or DATA_DIR (default ./data; stop the server first, PGlite serves one process), rebuilds the read
   models into a scratch schema, verifies the hash chains, compares with the live read models and checks
   the ledger invariants. Exit 0 when all hold; 3 broken chain, 4 read models differ, 5 invariant violated,
   2 usage, 1 failure. --projector sql rebuilds with the live projector event by event (slow; the
@@ -53,16 +57,18 @@ export function parseReplayArgs(args: string[]): ReplayCliOptions {
         merchant: { type: 'string' },
         json: { type: 'boolean', default: false },
         schema: { type: 'string' },
+        'database-url': { type: 'string' },
+        'data-dir': { type: 'string' },
         'no-progress': { type: 'boolean', default: false },
         projector: { type: 'string', default: 'memory' },
-        help: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new ReplayCliError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    throw new ReplayCliError(`${error instanceof Error ? error.message : String(error)}\n${REPLAY_USAGE}`);
   }
-  if (values.help) throw new ReplayCliError(USAGE);
+  if (values.help) throw new ReplayHelpRequested(REPLAY_USAGE);
   const projector = values.projector as ReplayProjector;
   if (!REPLAY_PROJECTORS.includes(projector)) {
     throw new ReplayCliError(`--projector must be ${REPLAY_PROJECTORS.join(' or ')} (got "${values.projector}")`);
@@ -71,6 +77,8 @@ export function parseReplayArgs(args: string[]): ReplayCliOptions {
     ...(values.until !== undefined ? { until: parseUntil(values.until) } : {}),
     ...(values.merchant !== undefined ? { merchant: values.merchant } : {}),
     ...(values.schema !== undefined ? { schema: values.schema } : {}),
+    ...(values['database-url'] !== undefined ? { databaseUrl: values['database-url'] } : {}),
+    ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
     json: values.json,
     progress: !values['no-progress'],
     projector,
@@ -87,17 +95,28 @@ function parseUntil(text: string): ReplayUntil {
   throw new ReplayCliError(`--until must be an ISO timestamp, a position xid:seq or a seq (got "${text}")`);
 }
 
-/** The store `npm start` would use: DATABASE_URL, else the PGlite data under DATA_DIR. */
-async function openConfiguredStore(env: NodeJS.ProcessEnv, schema: string | undefined): Promise<SqlDatabase> {
-  const url = env.DATABASE_URL;
+/**
+ * The store `npm start` would use, the options first (as `transfergate statement`): --database-url or
+ * DATABASE_URL, else the PGlite data under --data-dir or DATA_DIR.
+ */
+async function openConfiguredStore(
+  env: NodeJS.ProcessEnv,
+  options: Pick<ReplayCliOptions, 'databaseUrl' | 'dataDir'>,
+  schema: string | undefined,
+): Promise<SqlDatabase> {
+  const url = options.databaseUrl ?? env.DATABASE_URL;
   if (url) {
-    if (!/^postgres(ql)?:\/\/.+/.test(url)) throw new ReplayCliError('DATABASE_URL must be a postgres:// URL');
+    if (!/^postgres(ql)?:\/\/.+/.test(url)) {
+      throw new ReplayCliError('--database-url / DATABASE_URL must be a postgres:// URL');
+    }
     return openPostgres({ url, poolSize: 4, ...(schema ? { schema } : {}) });
   }
-  if (schema) throw new ReplayCliError('--schema needs DATABASE_URL (PGlite has one schema)');
-  const dataDir = join(resolve(env.DATA_DIR || './data'), 'pgdata');
+  if (schema) throw new ReplayCliError('--schema needs --database-url or DATABASE_URL (PGlite has one schema)');
+  const dataDir = join(resolve(options.dataDir ?? (env.DATA_DIR || './data')), 'pgdata');
   // PGlite would happily create an empty database: refuse instead of "verifying" nothing.
-  if (!existsSync(dataDir)) throw new ReplayCliError(`no PGlite data at ${dataDir} (set DATA_DIR or DATABASE_URL)`);
+  if (!existsSync(dataDir)) {
+    throw new ReplayCliError(`no PGlite data at ${dataDir} (give --data-dir or --database-url)`);
+  }
   return openPglite(dataDir);
 }
 
@@ -162,6 +181,10 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
   try {
     options = parseReplayArgs(args);
   } catch (error) {
+    if (error instanceof ReplayHelpRequested) {
+      console.log(error.message);
+      return REPLAY_EXIT.ok;
+    }
     console.error(error instanceof Error ? error.message : String(error));
     return REPLAY_EXIT.usage;
   }
@@ -183,7 +206,7 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
-    db = await openConfiguredStore(env, options.schema ?? (env.DATABASE_SCHEMA || undefined));
+    db = await openConfiguredStore(env, options, options.schema ?? (env.DATABASE_SCHEMA || undefined));
     const { rows } = await db.query<{ present: boolean }>(`select to_regclass('es_events') is not null as present`);
     if (!rows[0]?.present) throw new ReplayCliError('no event store (es_events) in this database');
     const report = await replayLedger({

@@ -43,7 +43,7 @@ export async function runStatementCommand(
         'database-url': { type: 'string' },
         schema: { type: 'string' },
         'data-dir': { type: 'string' },
-        help: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
     }));
@@ -80,6 +80,11 @@ export async function runStatementCommand(
     else io.out(statementAsText(statement));
     return 0;
   } catch (error) {
+    // A name is turned into an id before the read: name what the operator typed, not the derived id.
+    if (error instanceof DomainError && error.errorCode === 'not_found') {
+      io.err(`no merchant with id or name "${values.merchant}"\n`);
+      return 2;
+    }
     if (error instanceof DomainError || error instanceof DataDirLockedError) {
       io.err(`${error.message}\n`);
       return 2;
