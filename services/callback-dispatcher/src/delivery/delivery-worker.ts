@@ -365,7 +365,7 @@ export class DeliveryWorker {
         const batch = this.pendingRecords.splice(0, MAX_RECORDS_PER_STATEMENT);
         try {
           const recorded = await this.writeRecords(batch);
-          for (const record of batch) record.done.resolve(recorded.has(record.delivery.delivery_id));
+          for (const record of batch) record.done.resolve(recorded.get(record.delivery.delivery_id));
         } catch (error) {
           for (const record of batch) record.done.reject(error);
         }
