@@ -104,6 +104,12 @@ const PANEL_FIELDS = [
 const uriText = (text: string) =>
   encodeURIComponent(text.replace(/[\ud800-\udfff]/g, 'SURROGATE')).replace(/SURROGATE/g, '%ED%A0%80');
 
+/** The fields of a valid request that carry text. */
+const stringFields = (form: (typeof FORMS)[number]) =>
+  Object.entries(form.valid('probe'))
+    .filter(([, value]) => typeof value === 'string')
+    .map(([key]) => key);
+
 const counts: Record<string, number> = {};
 const count = (what: string) => (counts[what] = (counts[what] ?? 0) + 1);
 
@@ -161,10 +167,7 @@ describe('bad-input and abuse suite (PostgreSQL)', () => {
     const before = await transactions();
     const wrong: string[] = [];
     for (const form of FORMS) {
-      const fields = Object.entries(form.valid('probe'))
-        .filter(([, v]) => typeof v === 'string')
-        .map(([k]) => k);
-      for (const field of fields) {
+      for (const field of stringFields(form)) {
         for (const [label, text] of UNSTORABLE) {
           const body = { ...form.valid(`AB-${Math.random()}`), [field]: text };
           const res = await send(`${app.baseUrl}${form.path}`, 'POST', JSON.stringify(body), form.headers);
@@ -194,10 +197,7 @@ describe('bad-input and abuse suite (PostgreSQL)', () => {
   it('answers hostile text in every string field of every form without a 5xx, in its shape', async () => {
     const wrong: string[] = [];
     for (const form of FORMS) {
-      const fields = Object.entries(form.valid('probe'))
-        .filter(([, v]) => typeof v === 'string')
-        .map(([k]) => k);
-      for (const field of fields) {
+      for (const field of stringFields(form)) {
         for (const [label, text] of HOSTILE) {
           const body = { ...form.valid(`AB-${Math.random()}`), [field]: text };
           const res = await send(`${app.baseUrl}${form.path}`, 'POST', JSON.stringify(body), form.headers);
