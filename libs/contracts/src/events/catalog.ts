@@ -38,6 +38,7 @@ export const EVENT_CATALOG = {
   StatementLineAssessed: { version: 1, schema: recon.StatementLineAssessedV1 },
   StatementLineMatched: { version: 1, schema: recon.StatementLineMatchedV1 },
   StatementMatchClaimed: { version: 1, schema: recon.StatementMatchClaimedV1 },
+  StatementLineClaimed: { version: 1, schema: recon.StatementLineClaimedV1 },
   StatementLineDismissed: { version: 1, schema: recon.StatementLineDismissedV1 },
   ReconciliationSettingsConfigured: { version: 1, schema: recon.ReconciliationSettingsConfiguredV1 },
   OperatorSignedIn: { version: 1, schema: auth.OperatorSignedInV1 },
@@ -76,6 +77,8 @@ export const STREAMS = {
   bankStatement: (bankAccountId: string) => `bank-statement-${bankAccountId}`,
   /** Claims a deposit for one statement line (no_stream): never matched twice. */
   statementMatch: (transactionId: string) => `statement-match-${transactionId}`,
+  /** Claims a statement line for its one decision (no_stream): never matched twice, never matched once dismissed. */
+  statementLineClaim: (lineId: string) => `statement-line-claim-${lineId}`,
   reconciliationSettings: (infrastructureId: string) => `reconciliation-settings-${infrastructureId}`,
   /** Sign-ins of one operator; failed ones for names that are no operator share `signin-unknown`. */
   signIn: (operatorId: string | undefined) => `signin-${operatorId ?? 'unknown'}`,

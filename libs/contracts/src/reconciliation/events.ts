@@ -103,6 +103,19 @@ export const StatementMatchClaimedV1 = z.object({
   bankAccountId: z.string(),
 });
 
+/**
+ * The line's decision lock (stream `statement-line-claim-<line>`, appended with no_stream): the first
+ * decision to claim a line, in any ledger process, is the only one. A match claims it before it
+ * approves anything; a dismissal claims it with the dismissal itself.
+ */
+export const StatementLineClaimedV1 = z.object({
+  lineId: z.uuid(),
+  bankAccountId: z.string(),
+  decision: z.enum(['match', 'dismiss']),
+  /** The transaction a match is for. */
+  transactionId: z.uuid().optional(),
+});
+
 export const StatementLineDismissedV1 = z.object({
   lineId: z.uuid(),
   bankAccountId: z.string(),

@@ -35,9 +35,12 @@ const by = (actor: ActorRef) => ({
  * Matching a statement line to a deposit, and dismissing one. A match approves the deposit through
  * the very commands an operator's approve button sends (ChangeAmount first when the received amount
  * is chosen: the requested amount stays in the history, the callback carries the received one), so
- * the ledger postings, the callback and the audit follow as for any approval. Then the line's
- * match and the deposit's claim are appended together: the claim stream exists once, so a deposit
- * is never matched to two lines, whatever races.
+ * the ledger postings, the callback and the audit follow as for any approval.
+ *
+ * Before anything is approved, the line and the deposit are claimed for each other in one atomic
+ * append (`statement-line-claim-<line>` and `statement-match-<deposit>`, both no_stream). Those
+ * streams exist once, in every ledger process alike, so a line pays one deposit, a deposit is paid by
+ * one line, and a dismissed line (its dismissal claims the line too) approves nothing, whatever races.
  */
 @Injectable()
 export class LineDecisions {
@@ -48,10 +51,8 @@ export class LineDecisions {
   ) {}
 
   /**
-   * Decisions on one line run one at a time in this process: two operators matching the same line to
-   * two deposits must not approve both (the second is refused as decided before it approves).
-   * Across ledger processes the line's stream version still refuses the second decision, but
-   * only after its approval (README, Reconciliation: not done).
+   * Decisions on one line run one at a time in this process, so a double click costs no refused
+   * claim; across processes the claims decide (see above).
    */
   private readonly running = new Map<string, Promise<unknown>>();
 
@@ -100,7 +101,7 @@ export class LineDecisions {
     const lineAmount = BigInt(line.amountKurus);
     const requested = txn.view.amountKurus;
     const differences = differencesOf(lineAmount, BigInt(requested), txn.view.state, line);
-    let decision: 'approve' | 'approve_received' | 'link';
+    let decision: 'approve' | 'approve_received' | 'link' | undefined;
     if (txn.view.state === 'approved') {
       decision = 'link';
     } else if (txn.view.state === 'rejected') {
@@ -112,6 +113,9 @@ export class LineDecisions {
           `TG-${txn.view.number} expired: approving it needs transactions.approve_expired`,
         );
       }
+    }
+    await this.claimForMatch(line, request.transactionId, request.actor);
+    if (decision === undefined) {
       decision = 'approve';
       if (request.amount === 'received' && lineAmount !== BigInt(requested)) {
         await this.commands.execute(
@@ -145,23 +149,56 @@ export class LineDecisions {
       reasons: request.reasons ?? [],
       by: by(request.actor),
     });
-    const claimed = domainEvent('StatementMatchClaimed', {
-      transactionId: request.transactionId,
-      lineId: line.lineId,
-      bankAccountId: line.bankAccountId,
-    });
-    await this.appendDecision(
-      line.bankAccountId,
-      line.lineId,
-      matched,
-      {
-        streamId: STREAMS.statementMatch(request.transactionId),
-        expectedVersion: 'no_stream',
-        events: [claimed],
-      },
-      request.actor,
-    );
+    await this.appendDecision(line.bankAccountId, line.lineId, matched, undefined, request.actor);
     return (await this.store.line(line.lineId))!;
+  }
+
+  /**
+   * Claims the line and the transaction for each other, or refuses with line_decided. A claim of
+   * this very pair found in place is a match that stopped after claiming (a crash, a timeout): it
+   * goes on from there, and the approval it repeats is idempotent.
+   */
+  private async claimForMatch(line: StatementLineView, transactionId: string, actor: ActorRef): Promise<void> {
+    const lineClaim = STREAMS.statementLineClaim(line.lineId);
+    try {
+      await this.repository.append(
+        [
+          {
+            streamId: lineClaim,
+            expectedVersion: 'no_stream',
+            events: [
+              domainEvent('StatementLineClaimed', {
+                lineId: line.lineId,
+                bankAccountId: line.bankAccountId,
+                decision: 'match',
+                transactionId,
+              }),
+            ],
+          },
+          {
+            streamId: STREAMS.statementMatch(transactionId),
+            expectedVersion: 'no_stream',
+            events: [
+              domainEvent('StatementMatchClaimed', {
+                transactionId,
+                lineId: line.lineId,
+                bankAccountId: line.bankAccountId,
+              }),
+            ],
+          },
+        ],
+        actor,
+      );
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      const claim = (await this.repository.readFirstData(lineClaim)) as
+        { decision?: string; transactionId?: string } | undefined;
+      if (claim?.decision === 'match' && claim.transactionId === transactionId) return;
+      throw new DomainError(
+        'line_decided',
+        claim ? 'the statement line was decided meanwhile' : 'the deposit was matched to another line meanwhile',
+      );
+    }
   }
 
   dismiss(lineId: string, reason: string, actor: ActorRef): Promise<StatementLineView> {
@@ -180,7 +217,18 @@ export class LineDecisions {
       differences: line.differences,
       by: by(actor),
     });
-    await this.appendDecision(line.bankAccountId, lineId, dismissed, undefined, actor);
+    const claimed = domainEvent('StatementLineClaimed', {
+      lineId,
+      bankAccountId: line.bankAccountId,
+      decision: 'dismiss',
+    });
+    await this.appendDecision(
+      line.bankAccountId,
+      lineId,
+      dismissed,
+      { streamId: STREAMS.statementLineClaim(lineId), expectedVersion: 'no_stream', events: [claimed] },
+      actor,
+    );
     return (await this.store.line(lineId))!;
   }
 
@@ -220,7 +268,7 @@ export class LineDecisions {
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
         if (claim && error.streamId === claim.streamId) {
-          throw new DomainError('line_decided', 'the deposit was matched to another line meanwhile');
+          throw new DomainError('line_decided', 'the statement line was decided meanwhile');
         }
       }
     }
