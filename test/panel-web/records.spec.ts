@@ -278,9 +278,23 @@ describe('panel web: record and log screens in chromium (PostgreSQL)', () => {
     );
 
     const created = await findIn('/panel/providers', 'name', 'kuzey-h2h');
-    expect(created).toMatchObject({ apiKey, merchantName: 'Acme', infrastructureSlug: 'acme', active: true });
+    expect(created).toMatchObject({
+      apiKey,
+      merchantName: 'Acme',
+      infrastructureSlug: 'acme',
+      active: true,
+      sandbox: false,
+    });
     expect(created.apiAllowedIps).toEqual(['127.0.0.1', '10.0.0.0/8']);
     expect((await testAuth(apiKey, apiSecret)).status).toBe(200);
+
+    // Marked a sandbox provider on its edit screen: its integrator then decides its transactions via /sandbox.
+    await page.getByLabel('Sandbox (test)').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    for (let i = 0; i < 50 && !(await findIn('/panel/providers', 'name', 'kuzey-h2h')).sandbox; i++) {
+      await page.waitForTimeout(200);
+    }
+    expect(await findIn('/panel/providers', 'name', 'kuzey-h2h')).toMatchObject({ sandbox: true, apiKey });
 
     // The same name again: the API saves by name and answers created: false without credentials,
     // so the form says so and opens that provider instead of an empty secret dialog.

@@ -34,6 +34,7 @@ export const en = {
         apiSecret: 'API secret',
         apiAllowedIps: 'Allowed API IPs',
         active: 'Active',
+        sandbox: 'Sandbox (test)',
         updatedAt: 'Updated',
       },
     },
@@ -137,6 +138,7 @@ export const en = {
       copy: 'Copy',
       copied: 'Copied',
       any_ip: 'any address',
+      sandbox_help: 'A test provider: the integrator approves or rejects its transactions through the API (/sandbox)',
       existing_saved:
         'A provider named "%{name}" already existed: it was updated and keeps its API key and secret (no new secret)',
       delete_content:
@@ -236,6 +238,7 @@ export const tr: typeof en = {
         apiSecret: 'API gizli anahtarı',
         apiAllowedIps: 'İzinli API IP adresleri',
         active: 'Aktif',
+        sandbox: 'Test ortamı (sandbox)',
         updatedAt: 'Güncellendi',
       },
     },
@@ -339,6 +342,7 @@ export const tr: typeof en = {
       copy: 'Kopyala',
       copied: 'Kopyalandı',
       any_ip: 'her adres',
+      sandbox_help: 'Test sağlayıcısı: entegratör işlemlerini API üzerinden onaylar veya reddeder (/sandbox)',
       existing_saved:
         '"%{name}" adlı sağlayıcı zaten vardı: güncellendi, API anahtarı ve gizli anahtarı aynı kaldı (yeni gizli anahtar yok)',
       delete_content:

@@ -47,7 +47,7 @@ import { useGuardedAction } from './shared/use-guarded-action';
 
 export type Provider = PanelProvider;
 
-const SAVE_FIELDS: (keyof Provider)[] = ['id', 'name', 'merchantId', 'infrastructureId', 'active'];
+const SAVE_FIELDS: (keyof Provider)[] = ['id', 'name', 'merchantId', 'infrastructureId', 'active', 'sandbox'];
 
 function saveBody(data: Partial<Provider>): Record<string, unknown> {
   const apiAllowedIps = toIpList(data.apiAllowedIps);
@@ -119,6 +119,7 @@ export function ProviderList() {
         <TextField source="apiKey" sx={{ fontFamily: 'monospace' }} />
         <ListTextField source="apiAllowedIps" emptyText="records.providers.any_ip" />
         <BooleanField source="active" />
+        <BooleanField source="sandbox" />
         <DateTimeField source="updatedAt" />
       </Datagrid>
     </List>
@@ -148,6 +149,7 @@ function ProviderFields({ editing }: { editing: boolean }) {
         helperText="records.common.api_ips_help"
       />
       <BooleanInput source="active" />
+      <BooleanInput source="sandbox" helperText="records.providers.sandbox_help" />
     </>
   );
 }
