@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip as gzipCallback } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Where the operator UI is served. The Vite build uses the same base. */
@@ -106,7 +107,7 @@ export async function registerPanelWeb(fastify: FastifyInstance, options: { dir?
       .headers({
         ...COMMON_HEADERS,
         'cache-control': 'public, max-age=31536000, immutable',
-        ...(asset.br || asset.gzip ? { vary: 'accept-encoding' } : {}),
+        ...(asset.compressible ? { vary: 'accept-encoding' } : {}),
         ...(encoding ? { 'content-encoding': encoding } : {}),
       })
       .type(asset.contentType)
@@ -129,7 +130,9 @@ const CONTENT_TYPES: Record<string, string> = {
 interface Asset {
   contentType: string;
   body: Buffer;
-  /** Brotli and gzip copies, made once at start; absent when they would not be smaller. */
+  /** Worth compressing: answers vary by Accept-Encoding (also while the copies are being made). */
+  compressible?: true;
+  /** Brotli and gzip copies, made once after start; absent until then and when they would not be smaller. */
   br?: Buffer;
   gzip?: Buffer;
 }
@@ -139,27 +142,36 @@ const COMPRESSIBLE = /^(text\/|application\/json|image\/svg)/;
 /** Below this, a compressed copy saves less than its headers cost. */
 const MIN_COMPRESS_BYTES = 1024;
 
+const brotli = promisify(brotliCompress);
+const gzip = promisify(gzipCallback);
+
 /**
- * Compressed once when the process starts (the build never changes under it), so a request costs
- * no CPU: the 1.6 MB bundle goes out as about a quarter of that. Brotli at its highest quality is
- * affordable once per process.
+ * Compressed once per process (the build never changes under it), so a request costs no CPU: the
+ * 1.6 MB bundle goes out as about a quarter of that. Brotli at its highest quality takes seconds of
+ * CPU, so it runs on libuv's thread pool after the start instead of holding the start up: until the
+ * copies are ready (a few seconds) an asset goes out as it is.
  */
 function compressed(contentType: string, body: Buffer): Asset {
   if (!COMPRESSIBLE.test(contentType) || body.length < MIN_COMPRESS_BYTES) return { contentType, body };
-  const br = brotliCompressSync(body, {
-    params: {
-      [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
-      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+  const asset: Asset = { contentType, body, compressible: true };
+  void Promise.all([
+    brotli(body, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    gzip(body, { level: 9 }),
+  ]).then(
+    ([br, gzipped]) => {
+      if (br.length < body.length) asset.br = br;
+      if (gzipped.length < body.length) asset.gzip = gzipped;
     },
-  });
-  const gzip = gzipSync(body, { level: 9 });
-  return {
-    contentType,
-    body,
-    ...(br.length < body.length ? { br } : {}),
-    ...(gzip.length < body.length ? { gzip } : {}),
-  };
+    // A copy that could not be made leaves the asset served as it is.
+    () => undefined,
+  );
+  return asset;
 }
 
 /** Brotli when the client takes it, else gzip, else none (`q=0` refuses an encoding). */
