@@ -140,16 +140,7 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
       if (!deposit) {
         // A debit line paying out an approved withdrawal: a link, no money moves.
         try {
-          await this.decisions.match({
-            lineId: a.lineId,
-            transactionId: a.strong.transactionId,
-            amount: 'requested',
-            allowExpired: false,
-            actor: { source: 'reconciliation' },
-            mode: 'auto',
-            score: a.strong.score,
-            reasons: a.strong.reasons,
-          });
+          await this.matchAutomatically(a.lineId, a.strong.transactionId, a.strong);
           debitsLinked += 1;
         } catch (error) {
           if (!isDomainError(error)) throw error;
@@ -162,16 +153,7 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
         continue;
       }
       try {
-        await this.decisions.match({
-          lineId: a.lineId,
-          transactionId: deposit.transactionId,
-          amount: 'requested',
-          allowExpired: false,
-          actor: { source: 'reconciliation' },
-          mode: 'auto',
-          score: a.strong.score,
-          reasons: a.strong.reasons,
-        });
+        await this.matchAutomatically(a.lineId, deposit.transactionId, a.strong);
         autoMatched += 1;
       } catch (error) {
         if (!isDomainError(error)) throw error;
@@ -202,6 +184,24 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
         : {}),
       autoFailures,
     };
+  }
+
+  /** A strong candidate decided without a person, through the operators' own match. */
+  private matchAutomatically(
+    lineId: string,
+    transactionId: string,
+    strong: { score: number; reasons: string[] },
+  ): Promise<unknown> {
+    return this.decisions.match({
+      lineId,
+      transactionId,
+      amount: 'requested',
+      allowExpired: false,
+      actor: { source: 'reconciliation' },
+      mode: 'auto',
+      score: strong.score,
+      reasons: strong.reasons,
+    });
   }
 }
 

@@ -254,19 +254,8 @@ export async function summaryOf(
   };
 }
 
-interface LineRecord {
-  lineId: string;
-  importId: string;
-  bankAccountId: string;
-  bankReference?: string;
-  bookedOn: string;
-  bookedAt?: string;
-  direction: 'credit' | 'debit';
-  amountKurus: string;
-  description: string;
-  counterpartyName?: string;
-  counterpartyIban?: string;
-}
+/** A line as imported: the view without what decisions add. */
+type LineRecord = Omit<StatementLineView, 'state' | 'differences' | 'candidates' | 'transactionId' | 'number'>;
 
 interface StatusRecord {
   state: 'queued' | 'matched' | 'dismissed';
