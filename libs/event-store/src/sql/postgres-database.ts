@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import { PreparedStatementNames } from './prepared-statement-names.js';
 
 export interface PostgresOptions {
   url: string;
@@ -30,11 +31,17 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  const statements = new PreparedStatementNames(PREPARED_STATEMENTS_MAX, PREPARED_TEXT_MAX_CHARS);
+  const run = (runner: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
+    const values = params as unknown[] | undefined;
+    const name = statements.nameOf(sql, params);
+    return name === undefined ? runner.query(sql, values) : runner.query({ name, text: sql, values });
+  };
 
   const database: SqlDatabase = {
     kind: 'postgres',
     async query<Row>(sql: string, params?: readonly unknown[]) {
-      return { rows: lastRows<Row>(await pool.query(sql, params as unknown[] | undefined)) };
+      return { rows: lastRows<Row>(await run(pool, sql, params)) };
     },
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
@@ -42,7 +49,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
         await client.query('begin');
         const executor: SqlExecutor = {
           async query<Row>(sql: string, params?: readonly unknown[]) {
-            return { rows: lastRows<Row>(await client.query(sql, params as unknown[] | undefined)) };
+            return { rows: lastRows<Row>(await run(client, sql, params)) };
           },
         };
         const value = await work(executor);
@@ -68,6 +75,13 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
   };
   return database;
 }
+
+/**
+ * Distinct statement texts prepared per connection (each costs the server a cached plan per
+ * connection: 20 connections x 256 stays small); texts past the limit run unnamed.
+ */
+const PREPARED_STATEMENTS_MAX = 256;
+const PREPARED_TEXT_MAX_CHARS = 64 * 1024;
 
 /** One key for every migration script on the server (an arbitrary constant: 't','g','m','1' as bytes). */
 const MIGRATION_LOCK_KEY = 0x74676d31;

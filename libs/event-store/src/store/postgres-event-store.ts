@@ -142,7 +142,11 @@ cur as (
                   else st.version is not distinct from p.x end as ok,
          exists (select 1 from es_events e
                  where e.event_id in (select (el.e->>'id')::uuid from jsonb_array_elements(p.evs) as el(e))) as stored
-  from p left join es_streams st on st.stream_id = p.s
+  -- One index probe per write: as a plain join the planner guesses 100 payload rows and hashes the
+  -- whole of es_streams, a scan that grows with every transaction ever made (offset 0 keeps the
+  -- subquery from being pulled up into that join).
+  from p left join lateral (select s.stream_id, s.version, s.head_hash from es_streams s
+                            where s.stream_id = p.s offset 0) st on true
 ),
 members as (
   select m, bool_and(ok) and not bool_or(stored) as member_ok, bool_or(stored) as has_stored_id from cur group by m

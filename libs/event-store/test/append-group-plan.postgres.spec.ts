@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { PostgresEventStore, type SqlDatabase, type SqlExecutor } from '../src/index.js';
+import { openTestPostgres } from '../../../test/support/postgres.js';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const scansOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(scansOf)];
+
+/**
+ * The group's statement must find each stream's head by its key, whatever the table's size. As a
+ * plain join the planner guessed 100 payload rows and hashed all of es_streams (one row per
+ * transaction ever made), so every group read the whole table: 2,300 streams already took that
+ * plan. The statement is captured as the store sends it and explained on a table of 5,000 streams.
+ */
+describe('append group statement plan on PostgreSQL', () => {
+  let db: SqlDatabase & { schema: string };
+  const grouped: { sql: string; params: readonly unknown[] }[] = [];
+
+  beforeAll(async () => {
+    db = await openTestPostgres('groupplan');
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('probes es_streams by key instead of scanning it', async () => {
+    const recording: SqlDatabase = {
+      ...db,
+      transaction: (work) =>
+        db.transaction((tx) =>
+          work({
+            query: (sql, params) => {
+              if (params !== undefined && sql.includes('jsonb_array_elements($1::jsonb) as t(w)')) grouped.push({ sql, params });
+              return tx.query(sql, params);
+            },
+          } satisfies SqlExecutor),
+        ),
+    };
+    const store = await PostgresEventStore.create(recording, { maxGroupsInFlight: 1, maxWritesPerGroup: 128 });
+    const event = () => ({ eventId: randomUUID(), type: 'Planned', schemaVersion: 1, data: { n: 1 } });
+    for (let batch = 0; batch < 50; batch++) {
+      await Promise.all(Array.from({ length: 100 }, () => store.append(`plan-${randomUUID()}`, [event()], 'no_stream')));
+    }
+    await db.query('analyze es_streams');
+    expect(Number((await db.query<{ n: string }>('select count(*)::text as n from es_streams')).rows[0]!.n)).toBe(5_000);
+    expect(grouped.length).toBeGreaterThan(0);
+
+    const { sql, params } = grouped[grouped.length - 1]!;
+    const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`, params);
+    const nodes = scansOf(rows[0]!['QUERY PLAN'][0].Plan);
+    const streamScans = nodes.filter((node) => node['Relation Name'] === 'es_streams' && node['Node Type'] !== 'ModifyTable');
+    expect(streamScans.length).toBeGreaterThan(0);
+    expect(streamScans.map((node) => node['Node Type'])).not.toContain('Seq Scan');
+  });
+});
