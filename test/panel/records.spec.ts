@@ -23,8 +23,6 @@ function secretKeysIn(value: unknown, path = '$'): string[] {
   ]);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('back-office records, API settings, config reads and audit over HTTP (PostgreSQL)', () => {
   let app: TestApp;
   let client: ReturnType<typeof panelClient>;
@@ -258,8 +256,7 @@ describe('back-office records, API settings, config reads and audit over HTTP (P
     expect((await client.get('/panel/bank-accounts', token)).status).toBe(200);
   });
 
-  it('toggling a merchant off makes the gateway refuse its provider (merchant_disabled)', async () => {
-    // A provider the gateway has never seen, so its 5 s provider cache holds nothing stale.
+  it('toggling a merchant off makes the gateway refuse its provider (merchant_disabled) with the answer', async () => {
     const fresh = await client.post(
       '/panel/providers/save',
       { name: 'beta-h2h-2', merchantId: ids.merchant, infrastructureId: ids.infra },
@@ -267,9 +264,12 @@ describe('back-office records, API settings, config reads and audit over HTTP (P
     );
     expect(fresh.status).toBe(201);
     ids.provider2 = fresh.body.record.id;
+    secrets.provider2 = { apiKey: fresh.body.apiKey, apiSecret: fresh.body.apiSecret };
+    // The gateway now holds this provider in its cache, merchant active.
+    expect((await h2hDeposit(fresh.body.apiKey, fresh.body.apiSecret, 'BETA-ON-1')).status).toBe(201);
     const off = await client.post('/panel/merchants/toggle', { id: ids.merchant, active: false }, admin);
     expect(off).toMatchObject({ status: 201, body: { changed: true, record: { active: false } } });
-    await app.settle();
+    // No wait: the answered change dropped the cached record (the cache lives 5 s otherwise).
     expect(await h2hDeposit(fresh.body.apiKey, fresh.body.apiSecret, 'BETA-OFF-1')).toMatchObject({
       status: 403,
       body: { errorCode: 'merchant_disabled' },
@@ -281,18 +281,26 @@ describe('back-office records, API settings, config reads and audit over HTTP (P
     });
   });
 
-  it('update-providers makes the list the merchant active providers', async () => {
+  it('update-providers makes the list the merchant active providers; a deactivated one is refused with the answer', async () => {
+    const { apiKey, apiSecret } = secrets.provider2!;
+    expect((await h2hDeposit(apiKey, apiSecret, 'BETA-P2-ON')).status).toBe(201); // cached, active
     const answer = await client.post(
       '/panel/merchants/update-providers',
       { id: ids.merchant, providerIds: [ids.provider] },
       admin,
     );
     expect(answer).toMatchObject({ status: 201, body: { changed: true, changedProviders: [ids.provider2] } });
+    expect(await h2hDeposit(apiKey, apiSecret, 'BETA-P2-OFF')).toMatchObject({
+      status: 403,
+      body: { errorCode: 'provider_disabled' },
+    });
     expect((await client.get(`/panel/providers/${ids.provider2}`, admin)).body).toMatchObject({ active: false });
     expect((await client.get(`/panel/providers/${ids.provider}`, admin)).body).toMatchObject({ active: true });
   });
 
-  it('rotate-secret answers a new secret once; the old one stops working', async () => {
+  it('rotate-secret answers a new secret once; the old one stops working with the answer', async () => {
+    // Cached with the old secret first.
+    expect((await h2hDeposit(secrets.provider!.apiKey, secrets.provider!.apiSecret, 'BETA-BEFORE')).status).toBe(201);
     const rotated = await client.post('/panel/providers/rotate-secret', { id: ids.provider }, admin);
     expect(rotated).toMatchObject({ status: 201, body: { id: ids.provider, apiKey: secrets.provider!.apiKey } });
     expect(rotated.body.apiSecret).toMatch(/^sk_/);
@@ -300,8 +308,6 @@ describe('back-office records, API settings, config reads and audit over HTTP (P
     expect((await client.post('/panel/providers/reveal-secret', { id: ids.provider }, admin)).body.apiSecret).toBe(
       rotated.body.apiSecret,
     );
-    await app.settle();
-    await sleep(5_100); // the gateway caches a provider for 5 s
     expect((await h2hDeposit(secrets.provider!.apiKey, secrets.provider!.apiSecret, 'BETA-OLD')).status).toBe(401);
     expect((await h2hDeposit(secrets.provider!.apiKey, rotated.body.apiSecret, 'BETA-NEW')).status).toBe(201);
   });

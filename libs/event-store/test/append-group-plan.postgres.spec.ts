@@ -34,7 +34,8 @@ describe('append group statement plan on PostgreSQL', () => {
         db.transaction((tx) =>
           work({
             query: (sql, params) => {
-              if (params !== undefined && sql.includes('jsonb_array_elements($1::jsonb) as t(w)')) grouped.push({ sql, params });
+              if (params !== undefined && sql.includes('jsonb_array_elements($1::jsonb) as t(w)'))
+                grouped.push({ sql, params });
               return tx.query(sql, params);
             },
           } satisfies SqlExecutor),
@@ -43,16 +44,22 @@ describe('append group statement plan on PostgreSQL', () => {
     const store = await PostgresEventStore.create(recording, { maxGroupsInFlight: 1, maxWritesPerGroup: 128 });
     const event = () => ({ eventId: randomUUID(), type: 'Planned', schemaVersion: 1, data: { n: 1 } });
     for (let batch = 0; batch < 50; batch++) {
-      await Promise.all(Array.from({ length: 100 }, () => store.append(`plan-${randomUUID()}`, [event()], 'no_stream')));
+      await Promise.all(
+        Array.from({ length: 100 }, () => store.append(`plan-${randomUUID()}`, [event()], 'no_stream')),
+      );
     }
     await db.query('analyze es_streams');
-    expect(Number((await db.query<{ n: string }>('select count(*)::text as n from es_streams')).rows[0]!.n)).toBe(5_000);
+    expect(Number((await db.query<{ n: string }>('select count(*)::text as n from es_streams')).rows[0]!.n)).toBe(
+      5_000,
+    );
     expect(grouped.length).toBeGreaterThan(0);
 
     const { sql, params } = grouped[grouped.length - 1]!;
     const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`, params);
     const nodes = scansOf(rows[0]!['QUERY PLAN'][0].Plan);
-    const streamScans = nodes.filter((node) => node['Relation Name'] === 'es_streams' && node['Node Type'] !== 'ModifyTable');
+    const streamScans = nodes.filter(
+      (node) => node['Relation Name'] === 'es_streams' && node['Node Type'] !== 'ModifyTable',
+    );
     expect(streamScans.length).toBeGreaterThan(0);
     expect(streamScans.map((node) => node['Node Type'])).not.toContain('Seq Scan');
   });

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProviderAuthService } from './auth/provider-auth.service.js';
+import { ForgetCachedProvidersHandler } from './auth/forget-cached-providers.handler.js';
 import { FormErrorFilter } from '@transfergate/runtime';
 import { H2hDepositController } from './h2h/h2h-deposit.controller.js';
 import { HealthController } from './health/health.controller.js';
@@ -38,6 +39,7 @@ import { DocsController } from './docs/docs.controller.js';
   ],
   providers: [
     ProviderAuthService,
+    ForgetCachedProvidersHandler,
     TransactionRequestsService,
     SandboxService,
     H2hCallerService,

@@ -27,6 +27,15 @@ export class FindProviderByApiKeyQuery extends Query<ProviderCredentials | null>
   }
 }
 
+/**
+ * In-process notice, never sent between processes: a committed batch of the ledger projection
+ * changed a provider, merchant or infrastructure record, so answers of FindProviderByApiKeyQuery
+ * cached in this process may be stale. Published before the batch's waiters are released, so the
+ * answer to a change (a disabled provider, a rotated secret) is never followed, in this process, by
+ * a request authenticated against the record as it was.
+ */
+export class ProviderDirectoryChanged {}
+
 /** Finds a provider's transaction by what `by` says the identifier is (its external id by default). */
 export class FindTransactionQuery extends Query<TransactionView | null> {
   constructor(

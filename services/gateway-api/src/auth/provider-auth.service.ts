@@ -15,12 +15,24 @@ const CACHE_MAX_ENTRIES = 10_000;
 const UNKNOWN_KEY_SECRET = 'no-such-key';
 
 /**
- * Authenticates gateway callers. Provider records are cached for a few seconds (bounded) because
- * every request needs one; a disabled provider therefore stops working within CACHE_TTL_MS.
+ * Authenticates gateway callers. Provider records are cached (bounded) because every request needs
+ * one. Where the ledger projection runs in this process (the embedded default), its committed
+ * changes to providers, merchants and infrastructures drop the cache at once (ProviderDirectoryChanged,
+ * before the change is answered), so a disabled provider or a rotated secret stops working with the
+ * answer. A gateway process of its own (distributed mode) hears no such notice: there a record
+ * changes for it within CACHE_TTL_MS.
  */
 @Injectable()
 export class ProviderAuthService {
   private readonly cache = new Map<string, { value: ProviderCredentials | null; expiresAt: number }>();
+  /** Moves on every drop: a lookup that was in flight across one must not cache what it read. */
+  private generation = 0;
+
+  /** Forgets every cached record (a provider, merchant or infrastructure changed). */
+  forgetAll(): void {
+    this.generation++;
+    this.cache.clear();
+  }
 
   constructor(private readonly queries: QueryBus) {}
 
@@ -53,7 +65,11 @@ export class ProviderAuthService {
     const now = Date.now();
     let entry = this.cache.get(apiKey);
     if (!entry || entry.expiresAt <= now) {
+      const generation = this.generation;
       const value = await this.queries.execute(new FindProviderByApiKeyQuery(apiKey));
+      // Read before a drop that happened meanwhile: good for this request (it overlapped the
+      // change), not for the next ones.
+      if (generation !== this.generation) return value;
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
       entry = { value, expiresAt: now + CACHE_TTL_MS };
       this.cache.set(apiKey, entry);

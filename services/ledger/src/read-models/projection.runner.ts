@@ -6,8 +6,10 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
+import { EventBus } from '@nestjs/cqrs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { ProviderDirectoryChanged } from '@transfergate/contracts';
 import {
   EVENT_STORE,
   SQL_DATABASE,
@@ -34,6 +36,7 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
   constructor(
     @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+    private readonly events: EventBus,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -66,7 +69,11 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
         }
       },
       afterCommit: ({ from, last }) => {
-        this.depositContext.onBatch(from, last, this.batchEffects ?? newDepositContextEffects());
+        const effects = this.batchEffects ?? newDepositContextEffects();
+        this.depositContext.onBatch(from, last, effects);
+        // Handlers run synchronously inside publish (the gateway's cache drop is a Map clear), so
+        // this happens before the batch's waiters, the commands that wrote it, are answered.
+        if (effects.providerDirectoryChanged) this.events.publish(new ProviderDirectoryChanged());
         this.batchEffects = undefined;
       },
       onError: (error) => this.logger.error(`projection batch failed, will retry: ${String(error)}`),

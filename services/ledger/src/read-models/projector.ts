@@ -31,11 +31,16 @@ export async function projectEvents(
 export interface DepositContextEffects {
   records: Array<{ table: 'rm_merchants' | 'rm_bank_accounts'; key: string; active?: boolean; record: unknown }>;
   daily: Array<{ bankAccountId: string; day: string; deltaKurus: bigint }>;
+  /** A provider, merchant or infrastructure record changed: cached provider credentials are stale. */
+  providerDirectoryChanged: boolean;
 }
 
 export function newDepositContextEffects(): DepositContextEffects {
-  return { records: [], daily: [] };
+  return { records: [], daily: [], providerDirectoryChanged: false };
 }
+
+/** The tables FindProviderByApiKeyQuery reads (the gateway caches its answers). */
+const PROVIDER_DIRECTORY_TABLES: ReadonlySet<string> = new Set(['rm_providers', 'rm_merchants', 'rm_infrastructures']);
 
 async function projectEvent(batch: ProjectionBatch, event: RecordedEvent): Promise<void> {
   const tx = batch.tx;
@@ -44,6 +49,7 @@ async function projectEvent(batch: ProjectionBatch, event: RecordedEvent): Promi
   if (record) {
     const [key, columns] = record.row(event.data);
     const parsed = record.parse(event.data);
+    if (batch.effects && PROVIDER_DIRECTORY_TABLES.has(record.table)) batch.effects.providerDirectoryChanged = true;
     if (batch.effects && (record.table === 'rm_merchants' || record.table === 'rm_bank_accounts')) {
       // The record as the jsonb column holds it (a JSON round trip), so the cache reads what SQL reads.
       batch.effects.records.push({

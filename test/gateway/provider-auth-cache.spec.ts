@@ -1,0 +1,56 @@
+import type { QueryBus } from '@nestjs/cqrs';
+import type { ProviderCredentials } from '@transfergate/contracts';
+import { ProviderAuthService } from '../../services/gateway-api/src/auth/provider-auth.service.js';
+
+const record = (apiSecret: string): ProviderCredentials => ({
+  providerId: 'p1',
+  number: 1,
+  name: 'p',
+  apiKey: 'ak_1',
+  apiSecret,
+  apiAllowedIps: [],
+  active: true,
+  merchantId: 'm1',
+  merchantActive: true,
+  infrastructureId: 'i1',
+  apiForm: 'merchant',
+  callbackDeposit: 'http://127.0.0.1:9/d',
+  callbackWithdrawal: 'http://127.0.0.1:9/w',
+});
+
+/** The gateway's provider cache (unit: the query bus is the collaborator, answering what the read model holds). */
+describe('ProviderAuthService cache', () => {
+  it('keeps a record between requests and reads again after forgetAll', async () => {
+    let stored = record('sk_old');
+    let reads = 0;
+    const queries = { execute: async () => (reads++, stored) } as unknown as QueryBus;
+    const auth = new ProviderAuthService(queries);
+    expect((await auth.byApiKey('ak_1')).apiSecret).toBe('sk_old');
+    expect((await auth.byApiKey('ak_1')).apiSecret).toBe('sk_old');
+    expect(reads).toBe(1);
+    stored = record('sk_new');
+    auth.forgetAll();
+    expect((await auth.byApiKey('ak_1')).apiSecret).toBe('sk_new');
+    expect(reads).toBe(2);
+  });
+
+  it('does not cache a read that was in flight when the records changed', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let stored = record('sk_old');
+    const queries = {
+      execute: async () => {
+        const seen = stored; // read before the change commits...
+        await gate; // ...answered after it was announced
+        return seen;
+      },
+    } as unknown as QueryBus;
+    const auth = new ProviderAuthService(queries);
+    const inFlight = auth.byApiKey('ak_1');
+    stored = record('sk_new');
+    auth.forgetAll();
+    release();
+    expect((await inFlight).apiSecret).toBe('sk_old'); // that request overlapped the change
+    expect((await auth.byApiKey('ak_1')).apiSecret).toBe('sk_new'); // the next one does not see it
+  });
+});
