@@ -62,5 +62,22 @@ describe('append group statement plan on PostgreSQL', () => {
     );
     expect(streamScans.length).toBeGreaterThan(0);
     expect(streamScans.map((node) => node['Node Type'])).not.toContain('Seq Scan');
+
+    // The pool prepares the statement, so after a few runs the server may keep one generic plan.
+    const generic = await db.transaction(async (tx) => {
+      const payload = `'${String(params[0]).replace(/'/g, "''")}'`;
+      await tx.query(`prepare group_plan_probe(text) as ${sql}`);
+      await tx.query('set local plan_cache_mode = force_generic_plan');
+      const plan = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (format json) execute group_plan_probe(${payload})`,
+      );
+      await tx.query('deallocate group_plan_probe');
+      return scansOf(plan.rows[0]!['QUERY PLAN'][0].Plan);
+    });
+    const genericStreamScans = generic.filter(
+      (node) => node['Relation Name'] === 'es_streams' && node['Node Type'] !== 'ModifyTable',
+    );
+    expect(genericStreamScans.length).toBeGreaterThan(0);
+    expect(genericStreamScans.map((node) => node['Node Type'])).not.toContain('Seq Scan');
   });
 });
