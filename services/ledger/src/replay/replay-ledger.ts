@@ -1,10 +1,10 @@
 import {
-  ChainVerifier,
   START,
   auditHead,
   comparePositions,
   countEvents,
   readAuditBatch,
+  startChainCheck,
   verifyHeads,
   type AuditRow,
   type BrokenLink,
@@ -138,15 +138,20 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
   const readUntil = options.until ? projectUntil : head;
   const eventsTotal = await countEvents(db, readUntil);
 
-  const verifier = new ChainVerifier();
   const broken: BrokenLink[] = [];
   let brokenCount = 0;
+  const onBroken = (link: BrokenLink) => {
+    brokenCount += 1;
+    if (broken.length < MAX_BROKEN_LINKS) broken.push(link);
+  };
   let eventsRead = 0;
   let projected = 0;
   const scratch = await ScratchSchema.create(db);
   const memory =
     projector === 'memory' ? new MemoryProjection(options.maxHeldRows, options.settledFlushRows) : undefined;
   const inScratch = <T>(work: (tx: SqlExecutor) => Promise<T>) => scratch.run(work);
+  // The chains are checked on a worker thread while this one projects (ChainVerifier's results, in order).
+  const chain = startChainCheck(onBroken);
   try {
     let after = START;
     let next = readAuditBatch(db, after, readUntil, batchEvents);
@@ -163,15 +168,12 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       // Read the next page while this one is projected (a pool has connections to spare).
       next = readAuditBatch(db, after, readUntil, batchEvents);
       void next.catch(() => undefined);
-      const toProject: AuditRow[] = [];
-      for (const row of batch) {
-        const link = verifier.accept(row);
-        if (link) {
-          brokenCount += 1;
-          if (broken.length < MAX_BROKEN_LINKS) broken.push(link);
-        }
-        if (comparePositions(row.position, projectUntil) <= 0) toProject.push(row);
-      }
+      await chain.submit(batch);
+      // Pages end at the projection's bound or cross it once (then only their head is projected).
+      const toProject =
+        comparePositions(after, projectUntil) <= 0
+          ? batch
+          : batch.filter((row) => comparePositions(row.position, projectUntil) <= 0);
       if (toProject.length > 0 && memory) await memory.applyPage(toProject, toRecorded, inScratch);
       else if (toProject.length > 0) {
         const events = toProject.map(toRecorded);
@@ -188,12 +190,8 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
     }
     await next;
     if (memory) await memory.finish(inScratch);
-    if (!options.until) {
-      for (const link of await verifyHeads(db, verifier)) {
-        brokenCount += 1;
-        if (broken.length < MAX_BROKEN_LINKS) broken.push(link);
-      }
-    }
+    await chain.drain();
+    if (!options.until) for (const link of await verifyHeads(db, chain)) onBroken(link);
     const seconds = (performance.now() - started) / 1000;
 
     const merchant = options.merchant ? await findMerchant(scratch, options.merchant) : null;
@@ -225,12 +223,13 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       until: options.until ?? null,
       merchant,
       events: { read: eventsRead, projected, seconds, perSecond: seconds > 0 ? Math.round(eventsRead / seconds) : 0 },
-      chain: { eventsChecked: verifier.eventsChecked, broken, firstBroken: broken[0] ?? null, brokenCount },
+      chain: { eventsChecked: chain.eventsChecked, broken, firstBroken: broken[0] ?? null, brokenCount },
       comparison,
       invariants,
       balances,
     };
   } finally {
+    await chain.close();
     await memory?.settle();
     if (options.dropScratch !== false) await scratch.drop();
   }
