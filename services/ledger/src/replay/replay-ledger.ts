@@ -20,6 +20,7 @@ import { LEDGER_PROJECTION, projectEvents } from '../read-models/projector.js';
 import { MemoryProjection } from './memory-projection.js';
 import { diffReadModels, type DiffResult } from './read-model-diff.js';
 import { ScratchSchema } from './scratch-schema.js';
+import { StoredEvent } from './stored-event.js';
 import { WriteBatchingExecutor } from './write-batching-executor.js';
 
 /** Events per read page and per projection transaction. */
@@ -92,26 +93,6 @@ export interface ReplayReport {
 
 export class ReplayUsageError extends Error {}
 
-function toRecorded(row: AuditRow): RecordedEvent {
-  let metadata: Record<string, unknown> | undefined;
-  return {
-    eventId: row.eventId,
-    streamId: row.streamId,
-    streamVersion: row.streamVersion,
-    type: row.type,
-    schemaVersion: row.schemaVersion,
-    data: JSON.parse(row.dataText) as unknown,
-    // Parsed on first use: only a few projections read the metadata, and parsing is per event.
-    get metadata() {
-      metadata ??= JSON.parse(row.metadataText) as Record<string, unknown>;
-      return metadata;
-    },
-    position: row.position,
-    createdAt: row.createdAt,
-    ...(row.hash ? { hash: row.hash } : {}),
-  };
-}
-
 /**
  * Replays the whole event stream into a scratch schema with the real projector, verifies the hash
  * chains, compares the rebuilt read models with the live ones and checks the ledger invariants on
@@ -174,9 +155,9 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
         comparePositions(after, projectUntil) <= 0
           ? batch
           : batch.filter((row) => comparePositions(row.position, projectUntil) <= 0);
-      if (toProject.length > 0 && memory) await memory.applyPage(toProject, toRecorded, inScratch);
-      else if (toProject.length > 0) {
-        const events = toProject.map(toRecorded);
+      const events = toProject.map((row) => new StoredEvent(row));
+      if (events.length > 0 && memory) await memory.applyPage(events, inScratch);
+      else if (events.length > 0) {
         await scratch.run(async (tx) => {
           if (db.kind === 'pglite') return projectEvents(tx, events);
           const batching = new WriteBatchingExecutor(tx);
