@@ -236,11 +236,15 @@ export class MemoryProjection {
   /**
    * Applies one page of events in order, then flushes and evicts when the bound is exceeded.
    * `inScratch` runs work in a transaction on the scratch schema; it is only used for load-backs
-   * and flushes, so a page that needs neither costs no round trip.
+   * and flushes, so a page that needs neither costs no round trip. The page is consumed: each event
+   * is dropped from it once applied, so a collection during the fold finds it dead (the young
+   * generation then copies less).
    */
-  async applyPage(events: readonly RecordedEvent[], inScratch: InScratch): Promise<void> {
-    if (this.flushedOnce) await this.loadMisses(events, inScratch);
-    for (const event of events) {
+  async applyPage(events: Array<RecordedEvent | undefined>, inScratch: InScratch): Promise<void> {
+    if (this.flushedOnce) await this.loadMisses(events as RecordedEvent[], inScratch);
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      events[i] = undefined;
       // Only a captured record projection is asynchronous: the common events cost no promise.
       const pending = this.apply(event);
       if (pending) await pending;

@@ -151,11 +151,12 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       void next.catch(() => undefined);
       await chain.submit(batch);
       // Pages end at the projection's bound or cross it once (then only their head is projected).
-      const toProject =
-        comparePositions(after, projectUntil) <= 0
-          ? batch
-          : batch.filter((row) => comparePositions(row.position, projectUntil) <= 0);
-      const events = toProject.map((row) => new StoredEvent(row));
+      const events: StoredEvent[] = [];
+      for (const row of batch) if (comparePositions(row.position, projectUntil) <= 0) events.push(new StoredEvent(row));
+      eventsRead += batch.length;
+      projected += events.length;
+      // The rows are not needed past this point; dropping them lets a collection during the fold skip them.
+      batch.length = 0;
       if (events.length > 0 && memory) await memory.applyPage(events, inScratch);
       else if (events.length > 0) {
         await scratch.run(async (tx) => {
@@ -165,8 +166,6 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
           await batching.flush();
         });
       }
-      eventsRead += batch.length;
-      projected += toProject.length;
       options.onProgress?.({ eventsRead, eventsTotal });
     }
     await next;
