@@ -1,9 +1,4 @@
-import {
-  headMismatch,
-  recordedAtSql,
-  type AuditedEvent,
-  type BrokenLink,
-} from '../store/event-chain.js';
+import { headMismatch, recordedAtSql, type AuditedEvent, type BrokenLink } from '../store/event-chain.js';
 import { MAX_READ_BATCH, START, type GlobalPosition } from '../store/event-store.js';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import type { HeadCheck, StreamHead } from './chain-check-protocol.js';

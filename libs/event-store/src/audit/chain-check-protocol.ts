@@ -17,9 +17,7 @@ export type HeadCheck = {
 /** A broken link without its position (the sender keeps the page's positions), and its index in the page. */
 export type PageLink = Omit<BrokenLink, 'position'> & { index: number };
 
-export type ToWorker =
-  | { kind: 'page'; fields: unknown[] }
-  | { kind: 'heads'; heads: StreamHead[] };
+export type ToWorker = { kind: 'page'; fields: unknown[] } | { kind: 'heads'; heads: StreamHead[] };
 
 export type FromWorker =
   | { kind: 'page'; checked: number; broken: PageLink[] }

@@ -43,7 +43,10 @@ const WORKER_URL = new URL('./chain-check.worker.js', import.meta.url);
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
 /** Starts a check; every broken link reaches `onBroken` in global order (page links before heads). */
-export function startChainCheck(onBroken: (link: BrokenLink) => void, options: ChainCheckOptions = {}): PagedChainCheck {
+export function startChainCheck(
+  onBroken: (link: BrokenLink) => void,
+  options: ChainCheckOptions = {},
+): PagedChainCheck {
   const thread = options.thread ?? (FROM_SOURCES && !options.workerUrl ? 'inline' : 'worker');
   return thread === 'inline'
     ? new InlineChainCheck(onBroken)

@@ -6,10 +6,8 @@ import {
   readAuditBatch,
   startChainCheck,
   verifyHeads,
-  type AuditRow,
   type BrokenLink,
   type GlobalPosition,
-  type RecordedEvent,
   type SqlDatabase,
   type SqlExecutor,
 } from '@transfergate/event-store';

@@ -41,7 +41,8 @@ export class StoredEvent implements RecordedEvent {
   }
 
   get metadata(): Record<string, unknown> {
-    if (this.parsedMetadata === UNPARSED) this.parsedMetadata = JSON.parse(this.metadataText) as Record<string, unknown>;
+    if (this.parsedMetadata === UNPARSED)
+      this.parsedMetadata = JSON.parse(this.metadataText) as Record<string, unknown>;
     return this.parsedMetadata;
   }
 }
