@@ -148,7 +148,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       next = readAuditBatch(db, after, readUntil, batchEvents);
       void next.catch(() => undefined);
       await chain.submit(batch);
-      // Pages end at the projection's bound or cross it once (then only their head is projected).
+      // Without --until the chains are checked up to the head, past the projection's bound.
       const events: StoredEvent[] = [];
       for (const row of batch) if (comparePositions(row.position, projectUntil) <= 0) events.push(new StoredEvent(row));
       eventsRead += batch.length;
