@@ -237,8 +237,7 @@ export class MemoryProjection {
    * Applies one page of events in order, then flushes and evicts when the bound is exceeded.
    * `inScratch` runs work in a transaction on the scratch schema; it is only used for load-backs
    * and flushes, so a page that needs neither costs no round trip. The page is consumed: each event
-   * is dropped from it once applied, so a collection during the fold finds it dead (the young
-   * generation then copies less).
+   * is dropped from it once applied, so a collection during the fold need not keep it.
    */
   async applyPage(events: Array<RecordedEvent | undefined>, inScratch: InScratch): Promise<void> {
     if (this.flushedOnce) await this.loadMisses(events as RecordedEvent[], inScratch);
