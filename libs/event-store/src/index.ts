@@ -10,6 +10,7 @@ export * from './store/event-chain.js';
 export * from './subscriptions/catch-up-subscription.js';
 export * from './tokens.js';
 export * from './audit/audit-reader.js';
+export * from './audit/chain-check.js';
 // KurrentDB: types only here, the client loads on demand (see open-kurrentdb.ts).
 export * from './kurrentdb/open-kurrentdb.js';
 export type { KurrentDbEventStore, KurrentDbEventStoreCapabilities } from './kurrentdb/kurrentdb-event-store.js';

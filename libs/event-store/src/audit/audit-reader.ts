@@ -1,12 +1,7 @@
-import {
-  ChainVerifier,
-  headMismatch,
-  recordedAtSql,
-  type AuditedEvent,
-  type BrokenLink,
-} from '../store/event-chain.js';
+import { headMismatch, recordedAtSql, type AuditedEvent, type BrokenLink } from '../store/event-chain.js';
 import { MAX_READ_BATCH, START, type GlobalPosition } from '../store/event-store.js';
 import type { SqlExecutor } from '../sql/sql-database.js';
+import type { HeadCheck, StreamHead } from './chain-check-protocol.js';
 
 /**
  * Reads the stored events for an audit (the replay): every hashed field as the database prints it,
@@ -50,8 +45,12 @@ export async function auditHead(db: SqlExecutor): Promise<GlobalPosition> {
  * ahead of what was read is fine when its later events exist (written after the read) and broken
  * when they are gone (a deleted tail).
  */
-export async function verifyHeads(db: SqlExecutor, verifier: ChainVerifier, maxChecks = 10_000): Promise<BrokenLink[]> {
-  const { broken, unseen } = verifier.checkHeads(await readStreamHeads(db));
+export async function verifyHeads(
+  db: SqlExecutor,
+  verifier: { checkHeads(heads: StreamHead[]): HeadCheck | Promise<HeadCheck> },
+  maxChecks = 10_000,
+): Promise<BrokenLink[]> {
+  const { broken, unseen } = await verifier.checkHeads(await readStreamHeads(db));
   for (const u of unseen.slice(0, maxChecks)) {
     const { rows } = await db.query<{ n: number }>(
       `select count(*)::int as n from es_events where stream_id = $1 and stream_version > $2 and stream_version <= $3`,
@@ -113,9 +112,7 @@ export async function readAuditBatch(
   }));
 }
 
-export async function readStreamHeads(
-  db: SqlExecutor,
-): Promise<Array<{ streamId: string; version: number; headHash: string | null }>> {
+export async function readStreamHeads(db: SqlExecutor): Promise<StreamHead[]> {
   const { rows } = await db.query<{ stream_id: string; version: number; head: string | null }>(
     `select stream_id, version, encode(head_hash, 'hex') as head from es_streams`,
   );

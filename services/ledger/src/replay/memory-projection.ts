@@ -1,5 +1,5 @@
 import { EVENT_CATALOG, type Transfer, type TransactionState, type TransactionView } from '@transfergate/contracts';
-import type { AuditRow, RecordedEvent, SqlExecutor } from '@transfergate/event-store';
+import type { RecordedEvent, SqlExecutor } from '@transfergate/event-store';
 import { reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
 import { evolve, isFinal, type TransactionAggregate } from '../domain/transaction.js';
 import { projectEvents } from '../read-models/projector.js';
@@ -236,18 +236,16 @@ export class MemoryProjection {
   /**
    * Applies one page of events in order, then flushes and evicts when the bound is exceeded.
    * `inScratch` runs work in a transaction on the scratch schema; it is only used for load-backs
-   * and flushes, so a page that needs neither costs no round trip.
+   * and flushes, so a page that needs neither costs no round trip. The page is consumed: each event
+   * is dropped from it once applied, so a collection during the fold need not keep it.
    */
-  async applyPage(
-    rows: readonly AuditRow[],
-    toEvent: (row: AuditRow) => RecordedEvent,
-    inScratch: InScratch,
-  ): Promise<void> {
-    if (this.flushedOnce) await this.loadMisses(rows, inScratch);
-    for (const row of rows) {
-      // One event parsed at a time, so its objects die young (cheap for the garbage collector).
+  async applyPage(events: Array<RecordedEvent | undefined>, inScratch: InScratch): Promise<void> {
+    if (this.flushedOnce) await this.loadMisses(events as RecordedEvent[], inScratch);
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      events[i] = undefined;
       // Only a captured record projection is asynchronous: the common events cost no promise.
-      const pending = this.apply(toEvent(row));
+      const pending = this.apply(event);
       if (pending) await pending;
     }
     if (this.heldRows > this.maxHeldRows) {
@@ -525,7 +523,7 @@ export class MemoryProjection {
   }
 
   /** Before a page: the evicted transactions it continues and the evicted pending transfers it settles. */
-  private async loadMisses(rows: readonly AuditRow[], inScratch: InScratch): Promise<void> {
+  private async loadMisses(rows: readonly RecordedEvent[], inScratch: InScratch): Promise<void> {
     const transactionIds = new Set<string>();
     const settled = new Set<string>();
     // Transactions this very page starts are no miss (most pages continue what they start).
@@ -536,7 +534,7 @@ export class MemoryProjection {
         if (row.streamVersion === 1) startedHere.add(id);
         else if (!this.transactions.has(id) && !startedHere.has(id)) transactionIds.add(id);
       } else if (SETTLING_TYPES.has(row.type)) {
-        const data = JSON.parse(row.dataText) as { transactionId?: unknown };
+        const data = row.data as { transactionId?: unknown };
         const id = String(data.transactionId ?? '').toLowerCase();
         const written = this.pendingWritten === 'unknown' || this.pendingWritten.has(id);
         if (id && written && !this.pendingLoaded.has(id)) settled.add(id);

@@ -1,15 +1,13 @@
 import {
-  ChainVerifier,
   START,
   auditHead,
   comparePositions,
   countEvents,
   readAuditBatch,
+  startChainCheck,
   verifyHeads,
-  type AuditRow,
   type BrokenLink,
   type GlobalPosition,
-  type RecordedEvent,
   type SqlDatabase,
   type SqlExecutor,
 } from '@transfergate/event-store';
@@ -20,6 +18,7 @@ import { LEDGER_PROJECTION, projectEvents } from '../read-models/projector.js';
 import { MemoryProjection } from './memory-projection.js';
 import { diffReadModels, type DiffResult } from './read-model-diff.js';
 import { ScratchSchema } from './scratch-schema.js';
+import { StoredEvent } from './stored-event.js';
 import { WriteBatchingExecutor } from './write-batching-executor.js';
 
 /** Events per read page and per projection transaction. */
@@ -92,26 +91,6 @@ export interface ReplayReport {
 
 export class ReplayUsageError extends Error {}
 
-function toRecorded(row: AuditRow): RecordedEvent {
-  let metadata: Record<string, unknown> | undefined;
-  return {
-    eventId: row.eventId,
-    streamId: row.streamId,
-    streamVersion: row.streamVersion,
-    type: row.type,
-    schemaVersion: row.schemaVersion,
-    data: JSON.parse(row.dataText) as unknown,
-    // Parsed on first use: only a few projections read the metadata, and parsing is per event.
-    get metadata() {
-      metadata ??= JSON.parse(row.metadataText) as Record<string, unknown>;
-      return metadata;
-    },
-    position: row.position,
-    createdAt: row.createdAt,
-    ...(row.hash ? { hash: row.hash } : {}),
-  };
-}
-
 /**
  * Replays the whole event stream into a scratch schema with the real projector, verifies the hash
  * chains, compares the rebuilt read models with the live ones and checks the ledger invariants on
@@ -138,15 +117,20 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
   const readUntil = options.until ? projectUntil : head;
   const eventsTotal = await countEvents(db, readUntil);
 
-  const verifier = new ChainVerifier();
   const broken: BrokenLink[] = [];
   let brokenCount = 0;
+  const onBroken = (link: BrokenLink) => {
+    brokenCount += 1;
+    if (broken.length < MAX_BROKEN_LINKS) broken.push(link);
+  };
   let eventsRead = 0;
   let projected = 0;
   const scratch = await ScratchSchema.create(db);
   const memory =
     projector === 'memory' ? new MemoryProjection(options.maxHeldRows, options.settledFlushRows) : undefined;
   const inScratch = <T>(work: (tx: SqlExecutor) => Promise<T>) => scratch.run(work);
+  // The chains are checked on a worker thread while this one projects (ChainVerifier's results, in order).
+  const chain = startChainCheck(onBroken);
   try {
     let after = START;
     let next = readAuditBatch(db, after, readUntil, batchEvents);
@@ -163,18 +147,16 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       // Read the next page while this one is projected (a pool has connections to spare).
       next = readAuditBatch(db, after, readUntil, batchEvents);
       void next.catch(() => undefined);
-      const toProject: AuditRow[] = [];
-      for (const row of batch) {
-        const link = verifier.accept(row);
-        if (link) {
-          brokenCount += 1;
-          if (broken.length < MAX_BROKEN_LINKS) broken.push(link);
-        }
-        if (comparePositions(row.position, projectUntil) <= 0) toProject.push(row);
-      }
-      if (toProject.length > 0 && memory) await memory.applyPage(toProject, toRecorded, inScratch);
-      else if (toProject.length > 0) {
-        const events = toProject.map(toRecorded);
+      await chain.submit(batch);
+      // Without --until the chains are checked up to the head, past the projection's bound.
+      const events: StoredEvent[] = [];
+      for (const row of batch) if (comparePositions(row.position, projectUntil) <= 0) events.push(new StoredEvent(row));
+      eventsRead += batch.length;
+      projected += events.length;
+      // The rows are not needed past this point; dropping them lets a collection during the fold skip them.
+      batch.length = 0;
+      if (events.length > 0 && memory) await memory.applyPage(events, inScratch);
+      else if (events.length > 0) {
         await scratch.run(async (tx) => {
           if (db.kind === 'pglite') return projectEvents(tx, events);
           const batching = new WriteBatchingExecutor(tx);
@@ -182,18 +164,12 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
           await batching.flush();
         });
       }
-      eventsRead += batch.length;
-      projected += toProject.length;
       options.onProgress?.({ eventsRead, eventsTotal });
     }
     await next;
     if (memory) await memory.finish(inScratch);
-    if (!options.until) {
-      for (const link of await verifyHeads(db, verifier)) {
-        brokenCount += 1;
-        if (broken.length < MAX_BROKEN_LINKS) broken.push(link);
-      }
-    }
+    await chain.drain();
+    if (!options.until) for (const link of await verifyHeads(db, chain)) onBroken(link);
     const seconds = (performance.now() - started) / 1000;
 
     const merchant = options.merchant ? await findMerchant(scratch, options.merchant) : null;
@@ -225,12 +201,13 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       until: options.until ?? null,
       merchant,
       events: { read: eventsRead, projected, seconds, perSecond: seconds > 0 ? Math.round(eventsRead / seconds) : 0 },
-      chain: { eventsChecked: verifier.eventsChecked, broken, firstBroken: broken[0] ?? null, brokenCount },
+      chain: { eventsChecked: chain.eventsChecked, broken, firstBroken: broken[0] ?? null, brokenCount },
       comparison,
       invariants,
       balances,
     };
   } finally {
+    await chain.close();
     await memory?.settle();
     if (options.dropScratch !== false) await scratch.drop();
   }

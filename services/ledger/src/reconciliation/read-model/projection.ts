@@ -48,7 +48,8 @@ export interface RecordRow {
 }
 
 export function reconciliationRow(event: RecordedEvent): RecordRow | undefined {
-  const by = typeof event.metadata.actor === 'string' ? event.metadata.actor : undefined;
+  // Read only by the decisions that need it (the replay parses an event's metadata on first use).
+  const by = () => (typeof event.metadata.actor === 'string' ? event.metadata.actor : undefined);
   switch (event.type) {
     case 'StatementImported': {
       const d = EVENT_CATALOG.StatementImported.schema.parse(event.data);
@@ -106,7 +107,7 @@ export function reconciliationRow(event: RecordedEvent): RecordRow | undefined {
           requestedAmountKurus: d.requestedAmountKurus,
           score: d.score,
           reasons: d.reasons,
-          decidedBy: d.by.operatorId ?? by ?? d.by.source,
+          decidedBy: d.by.operatorId ?? by() ?? d.by.source,
           decidedAt: event.createdAt,
         },
         event,
@@ -122,7 +123,7 @@ export function reconciliationRow(event: RecordedEvent): RecordRow | undefined {
         {
           reason: d.reason,
           differences: d.differences,
-          decidedBy: d.by.operatorId ?? by ?? d.by.source,
+          decidedBy: d.by.operatorId ?? by() ?? d.by.source,
           decidedAt: event.createdAt,
         },
         event,

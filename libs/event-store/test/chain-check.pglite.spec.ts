@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  MAX_PAGES_IN_FLIGHT,
+  PostgresEventStore,
+  START,
+  auditHead,
+  openPglite,
+  readAuditBatch,
+  startChainCheck,
+  verifyHeads,
+  type BrokenLink,
+  type NewEvent,
+  type SqlDatabase,
+} from '../src/index.js';
+import { verifyAll } from './event-chain.contract.js';
+
+/**
+ * The replay's chain check on a worker thread gives ChainVerifier's links, in its order, with their
+ * positions. The test runs from the TypeScript sources, so it hands the check the built worker
+ * script (`npm run build` first, as for the CLI tests).
+ */
+const BUILT_WORKER = new URL('../dist/audit/chain-check.worker.js', import.meta.url);
+
+async function checkOnWorker(db: SqlDatabase, pageEvents: number, workerUrl = BUILT_WORKER) {
+  const broken: BrokenLink[] = [];
+  const check = startChainCheck((link) => broken.push(link), { thread: 'worker', workerUrl });
+  try {
+    const until = await auditHead(db);
+    let after = START;
+    for (;;) {
+      const page = await readAuditBatch(db, after, until, pageEvents);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.position;
+      await check.submit(page);
+    }
+    await check.drain();
+    broken.push(...(await verifyHeads(db, check)));
+    return { broken, checked: check.eventsChecked, thread: check.thread };
+  } finally {
+    await check.close();
+  }
+}
+
+describe('chain check on a worker thread (PGlite)', () => {
+  let db: SqlDatabase;
+  let store: PostgresEventStore;
+  const event = (data: unknown, metadata?: Record<string, unknown>): NewEvent => ({
+    eventId: randomUUID(),
+    type: 'Chained',
+    schemaVersion: 1,
+    data,
+    ...(metadata ? { metadata } : {}),
+  });
+
+  beforeAll(async () => {
+    expect(existsSync(fileURLToPath(BUILT_WORKER))).toBe(true); // npm test builds first
+    db = await openPglite();
+    store = await PostgresEventStore.create(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('finds what the verifier finds, in its order, across pages and with pages waiting for room', async () => {
+    const streams = Array.from({ length: 6 }, (_, i) => `wchain-${i}-${randomUUID()}`);
+    for (let round = 0; round < 5; round++) {
+      for (const [i, id] of streams.entries()) {
+        await store.append(id, [event({ round, i, ğüş: 'Ayşe "q" \\ \u0001' }), event([round, { b: 1, a: 2 }])], 'any');
+      }
+    }
+    const clean = await checkOnWorker(db, 7);
+    expect(clean).toEqual({ broken: [], checked: (await verifyAll(db)).checked, thread: 'worker' });
+
+    const [edited, metadataEdited, cut] = streams;
+    const { rows } = await db.query<{ event_id: string; stream_id: string }>(
+      `select event_id::text, stream_id from es_events where stream_id = any($1) and stream_version = 4`,
+      [[edited, metadataEdited, cut]],
+    );
+    const byStream = new Map(rows.map((r) => [r.stream_id, r.event_id]));
+    await db.query(`update es_events set data = '{"round":9}'::jsonb where event_id = $1`, [byStream.get(edited)]);
+    await db.query(`update es_events set metadata = '{"actor":"mallory"}'::jsonb where event_id = $1`, [
+      byStream.get(metadataEdited),
+    ]);
+    await db.query(`delete from es_events where stream_id = $1 and stream_version >= 9`, [cut]);
+    await db.query(`update es_events set hash = null where stream_id = $1 and stream_version = 2`, [cut]);
+
+    const inline = await verifyAll(db);
+    // The two edits, the removed hash and the event after it (which chains on from genesis), the cut tail.
+    expect(inline.broken.map((b) => `${b.reason} ${b.streamVersion}`).sort()).toEqual([
+      'hash_mismatch 3',
+      'hash_mismatch 4',
+      'hash_mismatch 4',
+      'hash_missing 2',
+      `head_mismatch 10`,
+    ]);
+    // Pages of 1 and 3 events outrun the worker: submit waits for room (MAX_PAGES_IN_FLIGHT).
+    for (const pageEvents of [1, 3, 1_000]) {
+      const onWorker = await checkOnWorker(db, pageEvents);
+      expect(onWorker.broken).toEqual(inline.broken);
+      expect(onWorker.checked).toBe(inline.checked);
+    }
+    expect(MAX_PAGES_IN_FLIGHT).toBeGreaterThan(0);
+    // The inline check (what the test runner gets by default) agrees as well.
+    const defaultCheck = startChainCheck(() => undefined);
+    expect(defaultCheck.thread).toBe('inline');
+    await defaultCheck.close();
+  });
+
+  it('fails the pass, never passes it, when the worker dies', async () => {
+    const dying = new URL('data:text/javascript,process.exit(7)');
+    await expect(checkOnWorker(db, 2, dying)).rejects.toThrow(/worker exited \(code 7\)/);
+    const throwing = new URL(`data:text/javascript,${encodeURIComponent("throw new Error('broken worker')")}`);
+    await expect(checkOnWorker(db, 2, throwing)).rejects.toThrow(/broken worker/);
+  });
+});
