@@ -199,6 +199,13 @@ select c.m, c.w, c.ok, mm.member_ok, mm.has_stored_id, c.cur_version,
 from cur c join members mm on mm.m = c.m
 order by c.m, c.w`;
 
+/** What `readAllOfTypes` answers: the wanted events and how far the read got. */
+export interface TypedRead {
+  events: RecordedEvent[];
+  scanned: number;
+  last?: GlobalPosition;
+}
+
 /** One row per write of a group (GROUP_APPEND_SQL). */
 interface GroupRow {
   m: number;
@@ -515,6 +522,48 @@ export class PostgresEventStore implements EventStore {
       [after.commitXid, after.seq, limit],
     );
     return rows.map(toRecorded);
+  }
+
+  /**
+   * The global order as `readAll` reads it (same rows, same limit), handing out only the events of
+   * `types`: the others are passed over in SQL, their data never read or parsed. For a consumer
+   * that acts on a few types among many (the callback dispatcher: final transaction events among
+   * every deposit request). `scanned` counts the events passed over or handed out, and `last` is
+   * the position of the last of them (the consumer's next checkpoint), undefined when none.
+   */
+  async readAllOfTypes(after: GlobalPosition, limit: number, types: readonly string[]): Promise<TypedRead> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_READ_BATCH) {
+      throw new RangeError(`readAll limit must be 1..${MAX_READ_BATCH}, got ${limit}`);
+    }
+    if (types.length === 0) throw new RangeError('readAllOfTypes needs at least one type');
+    // The wanted rows are fetched again by primary key (= any(array): index probes whatever the
+    // statistics); the scan itself reads no data column.
+    const { rows } = await this.db.query<EventRow & { scan_xid: string; scan_seq: string; scanned: number }>(
+      `with scanned as materialized (
+         select xid, seq, type from es_events
+         where (xid, seq) > ($1::text::xid8, $2::bigint)
+           and xid < pg_snapshot_xmin(pg_current_snapshot())
+         order by xid, seq limit $3
+       ),
+       tail as (
+         select s.xid as tail_xid, s.seq as tail_seq, (select count(*) from scanned)::int as scanned
+         from scanned s order by s.xid desc, s.seq desc limit 1
+       )
+       select tail.tail_xid::text as scan_xid, tail.tail_seq::text as scan_seq, tail.scanned, ev.*
+       from tail left join lateral (
+         select ${EVENT_COLUMNS}, row_number() over (order by es_events.xid, es_events.seq) as ord from es_events
+         where seq = any (array(select seq from scanned where type = any ($4::text[])))
+       ) ev on true
+       order by ev.ord`,
+      [after.commitXid, after.seq, limit, [...types]],
+    );
+    const tail = rows[0];
+    if (!tail) return { events: [], scanned: 0 };
+    return {
+      events: rows.filter((row) => row.event_id !== null).map(toRecorded),
+      scanned: tail.scanned,
+      last: { commitXid: tail.scan_xid, seq: tail.scan_seq },
+    };
   }
 
   /**
