@@ -75,6 +75,41 @@ describe('PGlite prepared statements', () => {
   });
 });
 
+describe('PGlite cached plans follow the tables as they grow', () => {
+  it('a plan made on an empty table is made again once the table has more than doubled', async () => {
+    const pg = await PGlite.create({ postgresqlconf: ['plan_cache_mode=force_generic_plan'] });
+    try {
+      const prepared = new PglitePreparedStatements(pg, 16, 4);
+      const run = (sql: string, params: unknown[] = []) => pg._runExclusiveQuery(() => prepared.run(sql, params, true));
+      await pg.exec('create table g (id int primary key, v text)');
+      const select = 'select count(*)::int as n from g where v <> $1';
+      expect(await run(select, ['x'])).toEqual([{ n: 0 }]);
+      const { rows } = await pg.query<{ name: string }>(
+        'select name from pg_prepared_statements where statement = $1',
+        [select],
+      );
+      const name = rows[0]!.name;
+      // The cached plan's row estimate is the table's size when it was planned.
+      const estimate = async () => {
+        const plan = await pg.query<{ 'QUERY PLAN': string }>(`explain execute ${name}('x')`);
+        return Number(/Seq Scan on g .*rows=(\d+)/.exec(plan.rows.map((r) => r['QUERY PLAN']).join('\n'))![1]);
+      };
+      const before = await estimate();
+      await pg.query(`insert into g select i, repeat('v', 100) from generate_series(1, 20000) i`);
+      expect(await estimate()).toBe(before); // nothing told PostgreSQL to plan again
+      for (let i = 0; i < 4; i++) await run(select, ['x']); // a check is due every 4 runs
+      expect(prepared.freshness.discards).toBe(1);
+      expect(await run(select, ['x'])).toEqual([{ n: 20000 }]);
+      expect(await estimate()).toBeGreaterThan(before * 10);
+      // Not grown again: no further discard.
+      for (let i = 0; i < 8; i++) await run(select, ['x']);
+      expect(prepared.freshness.discards).toBe(1);
+    } finally {
+      await pg.close();
+    }
+  });
+});
+
 describe('PGlite adapter on prepared statements', () => {
   let db: SqlDatabase;
   beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { type PGlite, type messages, parse, protocol, types } from '@electric-sql/pglite';
+import { PLAN_CHECK_EVERY_RUNS, PlanFreshness } from './pglite-plan-freshness.js';
 
 type BackendMessage = messages.BackendMessage;
 type DataRowMessage = messages.DataRowMessage;
@@ -9,11 +10,13 @@ type RowDescriptionMessage = messages.RowDescriptionMessage;
  * statement as the unnamed one, so PostgreSQL parses, analyzes and plans it on every call: in
  * PGlite's WASM that costs more than running it (measured on the deposit's group append, 25
  * events: parse 1.1 ms, bind/plan 2.2 ms, execution 4.2 ms; a one-row checkpoint update 0.6 ms of
- * parse and plan for 0.1 ms of work). A named statement is parsed once and, after PostgreSQL's
- * own five custom plans, usually runs a cached generic plan. Each call then sends Bind, Execute
- * and Sync as one message, exactly what `query()` sends after its Parse and Describe, so
- * parameters are serialized and rows parsed by PGlite's own serializers and parsers: same
- * values, same errors.
+ * parse and plan for 0.1 ms of work). A named statement is parsed once and runs a cached generic
+ * plan (plan_cache_mode, pglite-database.ts), which PlanFreshness discards whenever a table has
+ * doubled. Each call then sends Bind, Execute and Sync as one message, exactly what `query()`
+ * sends after its Parse and Describe, so parameters are serialized and rows parsed by PGlite's own
+ * serializers and parsers: same values, same errors. Never analyzed, PGlite's planner has no
+ * column statistics, so a plan for the actual parameter values would differ from the generic one
+ * only by the table sizes it saw.
  *
  * The caller holds PGlite's query lock (`_runExclusiveQuery`) around `run`.
  */
@@ -33,19 +36,28 @@ export class PglitePreparedStatements {
   /** SQL text → statement, least recently used first (a Map keeps insertion order). */
   private readonly statements = new Map<string, Prepared>();
   private nextId = 1;
+  readonly freshness: PlanFreshness;
 
   constructor(
     private readonly db: PGlite,
     private readonly limit = MAX_PREPARED_STATEMENTS,
+    planCheckEveryRuns = PLAN_CHECK_EVERY_RUNS,
   ) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+    this.freshness = new PlanFreshness((sql) => this.execute(sql, []), planCheckEveryRuns);
   }
 
   get size(): number {
     return this.statements.size;
   }
 
-  async run<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  /** One statement; `outsideTransaction` lets it first refresh stale plans (PlanFreshness). */
+  async run<Row>(sql: string, params: readonly unknown[] = [], outsideTransaction = false): Promise<Row[]> {
+    await this.freshness.beforeRun(outsideTransaction);
+    return this.execute<Row>(sql, params);
+  }
+
+  private async execute<Row>(sql: string, params: readonly unknown[]): Promise<Row[]> {
     let statement = this.statements.get(sql);
     if (statement) {
       this.statements.delete(sql);
