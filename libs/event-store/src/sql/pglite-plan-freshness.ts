@@ -8,7 +8,7 @@
  * is planned again, once, at its next run. Tables double a few dozen times in their life, so this
  * is a handful of replans per statement, for plans that are never more than 2x stale.
  */
-export const PLAN_CHECK_EVERY_RUNS = 256;
+export const PLAN_CHECK_EVERY_RUNS = 1_024;
 
 /** The planner counts an empty, never-vacuumed table as 10 pages: below that a table "has not grown". */
 const PLANNER_MIN_PAGES = 10;
