@@ -19,7 +19,7 @@ import {
 import { SecretBox } from '@transfergate/security';
 import { CALLBACK_SETTINGS, assertCallbackSettings, type CallbackSettings } from './callback.settings.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
-import { enqueueCallbacks } from './enqueue/callback-enqueuer.js';
+import { CALLBACK_EVENT_TYPES, enqueueCallbacks } from './enqueue/callback-enqueuer.js';
 import { CALLBACK_CONSUMER, CALLBACK_SCHEMA } from './schema.js';
 
 /**
@@ -56,6 +56,7 @@ export class CallbackDispatcherRunner implements OnModuleInit, OnApplicationBoot
       owner,
       mode: 'transactional',
       idlePollMs: 200,
+      types: CALLBACK_EVENT_TYPES,
       handle: async (events, tx) => {
         const due = await enqueueCallbacks(events, tx, box);
         // Wake the worker once the batch is committed (the consumer has then passed its last event).

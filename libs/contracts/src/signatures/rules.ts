@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { roundForHash, type Kurus } from '../money/kurus.js';
 
 /** The four signature rules of the contract. Digests are lower-case hex; comparison ignores case. */
 
 function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** Merchant API optional hash: SHA256(apiKey + transactionId + apiSecret + round(amount)). */

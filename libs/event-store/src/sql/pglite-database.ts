@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { EventLoopTurns } from './event-loop-turns.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { isInitialisedDataDir, pgliteTemplate } from './pglite-template.js';
+import { PglitePreparedStatements } from './pglite-prepared.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
 /**
@@ -10,7 +11,14 @@ import type { SqlDatabase, SqlExecutor } from './sql-database.js';
  * the process holds for good. The embedded store is one process with one connection whose files
  * sit in the OS page cache anyway, so a smaller buffer pool keeps idle memory down.
  */
-const PGLITE_SETTINGS = ['shared_buffers=32MB'];
+const PGLITE_SETTINGS = [
+  'shared_buffers=32MB',
+  // Statements run as named prepared statements (pglite-prepared.ts) with one cached plan each,
+  // kept in step with the tables' growth by pglite-plan-freshness.ts. Measured on the group append
+  // of 24 deposits: 4.6 ms as an unnamed statement, 3.6 ms prepared with a plan per run, 2.6 ms
+  // with its cached plan; a single append 1.1 / 0.6 / 0.26 ms.
+  'plan_cache_mode=force_generic_plan',
+];
 
 /**
  * Embedded PostgreSQL (PGlite, WASM). One connection: PGlite queues statements and runs
@@ -36,23 +44,32 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
   }
   // PGlite never yields to the event loop on its own (see event-loop-turns.ts).
   const turns = new EventLoopTurns();
+  // Every statement runs as a named prepared statement (pglite-prepared.ts), under the same locks
+  // PGlite's own query() takes: the transaction lock outside a transaction (so a statement never
+  // runs inside another caller's transaction), the query lock always.
+  const prepared = new PglitePreparedStatements(db);
+  const run = <Row>(sql: string, params: readonly unknown[] | undefined, outsideTransaction: boolean) =>
+    db._runExclusiveQuery(() => prepared.run<Row>(sql, params, outsideTransaction));
 
   const database: SqlDatabase = {
     kind: 'pglite',
     async query<Row>(sql: string, params?: readonly unknown[]) {
       const turn = turns.beforeStatement();
       if (turn) await turn;
-      const result = await db.query<Row>(sql, params as unknown[] | undefined);
-      return { rows: result.rows };
+      await db._checkReady();
+      const rows = await db._runExclusiveTransaction(() => run<Row>(sql, params, true));
+      // As query() does after a statement outside a transaction (a no-op for the file systems used here).
+      await db.syncToFs();
+      return { rows };
     },
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       return db.transaction(async (tx) => {
         const executor: SqlExecutor = {
           async query<Row>(sql: string, params?: readonly unknown[]) {
+            if (tx.closed) throw new Error('Transaction is closed');
             const turn = turns.beforeStatement();
             if (turn) await turn;
-            const result = await tx.query<Row>(sql, params as unknown[] | undefined);
-            return { rows: result.rows };
+            return { rows: await run<Row>(sql, params, false) };
           },
         };
         return work(executor);

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../sql/sql-database.js';
 import type { GlobalPosition, RecordedEvent } from '../store/event-store.js';
-import type { PostgresEventStore } from '../store/postgres-event-store.js';
+import type { PostgresEventStore, TypedRead } from '../store/postgres-event-store.js';
 
 export interface ConsumerOptions {
   /** Unique consumer name: its checkpoint and lease row. */
@@ -25,6 +25,12 @@ export interface ConsumerOptions {
    * handlers must be idempotent by event id).
    */
   mode: 'transactional' | 'after';
+  /**
+   * The event types `handle` acts on, when it ignores every other: the others are then passed over
+   * in SQL (their data never read) and a batch of only other events moves the checkpoint with one
+   * statement, without calling `handle`. Absent: every event is handed to `handle`.
+   */
+  types?: readonly string[];
   handle: (events: RecordedEvent[], tx: SqlExecutor) => Promise<void>;
   /**
    * Called once a batch is committed with its checkpoint, before the position advances and its
@@ -120,15 +126,20 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
       leaseHeldUntilMs = Date.now() + leaseMs;
     }
     const from = current;
-    const events = await store.readAll(from, batchSize);
-    if (events.length === 0) {
+    const read = options.types
+      ? await store.readAllOfTypes(from, batchSize, options.types)
+      : wholeRead(await store.readAll(from, batchSize));
+    if (!read.last) {
       releaseWaiters();
       return 0;
     }
-    const last = events[events.length - 1]!.position;
+    const { events, last } = read;
     const savedAtMs = Date.now();
     try {
-      if (options.mode === 'transactional') {
+      if (events.length === 0) {
+        // Only events the handler ignores: nothing to make atomic with the checkpoint.
+        await saveCheckpoint(db, last);
+      } else if (options.mode === 'transactional') {
         await db.transaction(async (tx) => {
           await options.handle(events, tx);
           await saveCheckpoint(tx, last);
@@ -146,7 +157,7 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
     options.afterCommit?.({ from, last });
     current = last;
     releaseWaiters();
-    return events.length;
+    return read.scanned;
   };
 
   /** While another instance holds the lease: read its stored checkpoint for our waiters. */
@@ -232,6 +243,12 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
         .catch(() => undefined);
     },
   };
+}
+
+/** A plain readAll as a typed read that wanted every event. */
+function wholeRead(events: RecordedEvent[]): TypedRead {
+  const last = events[events.length - 1];
+  return last ? { events, scanned: events.length, last: last.position } : { events, scanned: 0 };
 }
 
 function isBefore(a: GlobalPosition, b: GlobalPosition): boolean {

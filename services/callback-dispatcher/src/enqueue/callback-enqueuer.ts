@@ -4,7 +4,9 @@ import type { SecretBox } from '@transfergate/security';
 import { webhookIdFor } from '../delivery/webhook-signing.js';
 import { buildCallbackBody, type CallbackFacts, type CallbackFormat } from './callback-bodies.js';
 
-const FINAL_EVENTS = new Set(['TransactionApproved', 'TransactionRejected']);
+/** The events that make callbacks; the dispatcher's consumer reads no other (ConsumerOptions.types). */
+export const CALLBACK_EVENT_TYPES: readonly string[] = ['TransactionApproved', 'TransactionRejected'];
+const FINAL_EVENTS = new Set(CALLBACK_EVENT_TYPES);
 
 /** The event store read through the consumer's transaction (the only connection PGlite lends it). */
 function storeOver(tx: SqlExecutor): PostgresEventStore {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Fingerprint of what a request asks for (not how it was spelled or signed): a repeat with the same
@@ -8,5 +8,5 @@ export function requestFingerprint(parts: Record<string, string | bigint | undef
   const canonical = Object.keys(parts)
     .sort()
     .map((key) => [key, parts[key] === undefined ? null : String(parts[key])]);
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+  return hash('sha256', JSON.stringify(canonical), 'hex');
 }

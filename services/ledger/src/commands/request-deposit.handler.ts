@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { randomBytes } from 'node:crypto';
 import {
   DomainError,
   RequestDepositCommand,
@@ -12,6 +11,7 @@ import { WrongExpectedVersionError } from '@transfergate/event-store';
 import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { transactionIdFor } from '../persistence/ids.js';
+import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import {
   assertMerchantAllows,
@@ -60,8 +60,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
         iban: account.iban,
         fast: account.fast,
       },
-      // 192 bits: the payment page URL is a bearer capability for this one deposit.
-      paymentToken: randomBytes(24).toString('base64url'),
+      paymentToken: newPaymentToken(),
       expiresAt: new Date(Date.now() + this.settings.depositTtlMs).toISOString(),
     });
     const claim = operationGuidClaim(input, transactionId);

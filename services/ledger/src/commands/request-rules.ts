@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   DomainError,
   STREAMS,
@@ -28,7 +28,7 @@ export function operationGuidClaim(
   const guid = input.form === 'infrastructure' ? input.echo?.OperationGuid?.trim().toLowerCase() : undefined;
   if (!guid) return undefined;
   return {
-    streamId: STREAMS.operationGuid(input.providerId, createHash('sha256').update(guid).digest('hex')),
+    streamId: STREAMS.operationGuid(input.providerId, hash('sha256', guid, 'hex')),
     expectedVersion: 'no_stream',
     events: [domainEvent('OperationGuidClaimed', { providerId: input.providerId, operationGuid: guid, transactionId })],
   };

@@ -19,13 +19,19 @@ export interface TransactionAggregate {
   version: number;
 }
 
-function parse<T extends EventType>(type: T, event: RecordedEvent) {
-  return EVENT_CATALOG[type].schema.parse(event.data) as import('@transfergate/contracts').EventData<T>;
+/**
+ * An event's data through its schema. Data that `domainEvent` built a moment ago went through the
+ * same schema already (`validated`): parsing it again would give an equal copy.
+ */
+function parse<T extends EventType>(type: T, event: RecordedEvent, validated = false) {
+  type Data = import('@transfergate/contracts').EventData<T>;
+  return validated ? (event.data as Data) : (EVENT_CATALOG[type].schema.parse(event.data) as Data);
 }
 
 /**
  * Folds events this process just appended, without reading them back: the store's own fields
- * (position, created time) are not known here, so they are stand-ins.
+ * (position, created time) are not known here, so they are stand-ins. The events are `domainEvent`'s
+ * (their data already through its schema), so they are not parsed again.
  */
 export function evolveWithAppended(
   state: TransactionAggregate | undefined,
@@ -35,7 +41,7 @@ export function evolveWithAppended(
   let next = state;
   const now = new Date().toISOString();
   for (const [i, event] of events.entries()) {
-    next = evolve(next, {
+    next = evolveValidated(next, {
       eventId: '',
       streamId,
       streamVersion: (state?.version ?? 0) + i + 1,
@@ -58,9 +64,17 @@ export function foldTransaction(events: RecordedEvent[]): TransactionAggregate |
 }
 
 export function evolve(state: TransactionAggregate | undefined, event: RecordedEvent): TransactionAggregate {
+  return evolveValidated(state, event, false);
+}
+
+function evolveValidated(
+  state: TransactionAggregate | undefined,
+  event: RecordedEvent,
+  validated = true,
+): TransactionAggregate {
   const at = event.createdAt;
   if (event.type === 'DepositRequested' || event.type === 'WithdrawalRequested') {
-    return { version: event.streamVersion, ...requestedView(event, at) };
+    return { version: event.streamVersion, ...requestedView(event, at, validated) };
   }
   if (!state) throw new Error(`stream ${event.streamId} starts with ${event.type}, not a request event`);
   const view = { ...state.view, updatedAt: at };
@@ -70,10 +84,10 @@ export function evolve(state: TransactionAggregate | undefined, event: RecordedE
       break;
     case 'TransactionAssigned':
       view.state = view.type === 'withdrawal' ? 'processing' : view.state;
-      view.assignee = parse('TransactionAssigned', event).assignee;
+      view.assignee = parse('TransactionAssigned', event, validated).assignee;
       break;
     case 'TransactionAmountChanged': {
-      const d = parse('TransactionAmountChanged', event);
+      const d = parse('TransactionAmountChanged', event, validated);
       view.amountKurus = d.toKurus;
       view.feeKurus = d.feeKurus;
       break;
@@ -83,7 +97,7 @@ export function evolve(state: TransactionAggregate | undefined, event: RecordedE
       break;
     case 'TransactionRejected':
       view.state = 'rejected';
-      view.reason = parse('TransactionRejected', event).reason;
+      view.reason = parse('TransactionRejected', event, validated).reason;
       break;
     case 'TransactionExpired':
       view.state = 'expired';
@@ -98,8 +112,11 @@ export function evolve(state: TransactionAggregate | undefined, event: RecordedE
 }
 
 /** The view a request event opens a transaction with (both kinds share their origin fields). */
-function requestedView(event: RecordedEvent, at: string): Omit<TransactionAggregate, 'version'> {
-  const d = event.type === 'DepositRequested' ? parse('DepositRequested', event) : parse('WithdrawalRequested', event);
+function requestedView(event: RecordedEvent, at: string, validated: boolean): Omit<TransactionAggregate, 'version'> {
+  const d =
+    event.type === 'DepositRequested'
+      ? parse('DepositRequested', event, validated)
+      : parse('WithdrawalRequested', event, validated);
   const common = {
     transactionId: d.transactionId,
     number: d.number,
