@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type { QueryResult } from 'pg';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
 export interface PostgresOptions {
@@ -11,6 +11,8 @@ export interface PostgresOptions {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openPostgres(options: PostgresOptions): Promise<SqlDatabase> {
+  // Loaded here: an embedded (PGlite) process never needs the client.
+  const { default: pg } = await import('pg');
   const schema = options.schema;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
@@ -73,7 +75,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
 const MIGRATION_LOCK_KEY = 0x74676d31;
 
 /** A script of several statements (no parameters) answers one result per statement: its rows are the last one's. */
-function lastRows<Row>(result: pg.QueryResult | pg.QueryResult[]): Row[] {
+function lastRows<Row>(result: QueryResult | QueryResult[]): Row[] {
   const last = Array.isArray(result) ? result[result.length - 1] : result;
   return (last?.rows ?? []) as Row[];
 }
