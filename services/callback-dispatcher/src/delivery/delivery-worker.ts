@@ -431,7 +431,12 @@ export class DeliveryWorker {
     }
   }
 
-  /** The attempt number of each delivery recorded (a delivery whose lease was lost is absent). */
+  /**
+   * The attempt number of each delivery recorded (a delivery whose lease was lost is absent). The
+   * ids go in twice, as rows and as an array: the planner cannot see how few rows
+   * jsonb_to_recordset gives (it assumes 100), and joined on them alone it read the whole table
+   * (cb_deliveries only grows) by a sequential scan until that table had thousands of rows.
+   */
   private async writeRecords(batch: AttemptRecord[]): Promise<Map<string, number>> {
     const rows = batch.map((r) => ({
       delivery_id: r.delivery.delivery_id,
@@ -477,7 +482,7 @@ export class DeliveryWorker {
            last_error = x.error,
            updated_at = now()
          from x
-         where d.delivery_id = x.delivery_id and d.lease_owner = $2::text
+         where d.delivery_id = x.delivery_id and d.delivery_id = any($3::uuid[]) and d.lease_owner = $2::text
          returning d.delivery_id, d.attempt_count, d.state, d.due_at
        )
        insert into cb_attempts (delivery_id, attempt_no, trigger, requested_by, worker, started_at, latency_ms,
@@ -487,7 +492,7 @@ export class DeliveryWorker {
          case when done.state = 'pending' then done.due_at end
        from done join x on x.delivery_id = done.delivery_id
        returning delivery_id::text, attempt_no`,
-      [JSON.stringify(rows), this.owner],
+      [JSON.stringify(rows), this.owner, rows.map((row) => row.delivery_id)],
     );
     return new Map(written.map((row) => [row.delivery_id, Number(row.attempt_no)]));
   }
