@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress';
 
 /**
  * Served by the app under /admin/ (services/panel-api/src/web/panel-web.ts). The nonce placeholder
@@ -7,7 +8,7 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   base: '/admin/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   html: { cspNonce: '__TG_CSP_NONCE__' },
   build: {
     outDir: 'dist',

@@ -218,6 +218,39 @@ describe('delivery worker claims (PGlite)', () => {
     }
   });
 
+  it('under a backlog, claims and records take many deliveries per statement, each delivered once', async () => {
+    // Claiming for every freed slot and recording every answer alone took two statements per
+    // delivery, which on PGlite (all on the one thread) bounded the dispatcher to ~400/s.
+    const receiver = await startReceiver((respond) => respond(200));
+    const statements = { claim: 0, record: 0 };
+    const query = db.query.bind(db);
+    db.query = (sql, params) => {
+      if (sql.includes('with picked as materialized')) statements.claim++;
+      if (sql.includes('jsonb_to_recordset')) statements.record++;
+      return query(sql, params);
+    };
+    try {
+      const ids = await addDeliveries(`${receiver.url}/cb`, 300);
+      worker({ concurrency: 32 }).start();
+      await waitFor(() => receiver.hits.length >= 300, 60_000, 'all 300 deliveries');
+      const delivered = async () =>
+        (await db.query<{ n: number }>(`select count(*)::int as n from cb_deliveries where state = 'delivered'`))
+          .rows[0]!.n;
+      const until = Date.now() + 10_000;
+      while ((await delivered()) < 300 && Date.now() < until) await sleep(20);
+      expect(await delivered()).toBe(300);
+      expect(receiver.maxActive()).toBeLessThanOrEqual(32);
+      expect(receiver.hits.map((hit) => hit.id).sort()).toEqual([...ids].sort());
+      expect((await attempts()).every((row) => row.n === 1)).toBe(true);
+      // Before: about 300 of each. Gathered: half the concurrency (16) per claim, most answers per record.
+      expect(statements.claim).toBeLessThanOrEqual(60);
+      expect(statements.record).toBeLessThanOrEqual(60);
+    } finally {
+      db.query = query;
+      await receiver.close();
+    }
+  });
+
   it('never claims a delivery it still has in flight, even once its lease has run out', async () => {
     // The lease (150 ms) expires long before the receiver answers (800 ms): without the guard the
     // worker's next claim takes its own in-flight delivery and POSTs it a second time.

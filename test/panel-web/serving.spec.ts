@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { PANEL_WEB_NONCE_PLACEHOLDER } from '@transfergate/panel-api';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -12,6 +12,10 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  */
 /** A bundle-like text asset: large and repetitive, as minified JavaScript is. */
 const BIG_JS = Array.from({ length: 2000 }, (_, i) => `export const value${i} = () => "item-${i % 17}";`).join('\n');
+
+/** The build's copies: distinct bytes from what the server would make, so the test knows whose it got. */
+const BUILT_BR = brotliCompressSync(BIG_JS);
+const BUILT_GZ = gzipSync(BIG_JS, { level: 1 });
 
 /** Raw bytes and headers, without fetch's transparent decompression. */
 function rawGet(url: string, acceptEncoding: string) {
@@ -66,6 +70,10 @@ describe('panel web serving', () => {
       writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("ui")');
       writeFileSync(join(dir, 'assets', 'notes.txt'), 'not an asset type');
       writeFileSync(join(dir, 'assets', 'vendor-def456.js'), BIG_JS);
+      // As the real build writes them (apps/panel-web/build/precompress.ts).
+      writeFileSync(join(dir, 'assets', 'built-789abc.js'), BIG_JS);
+      writeFileSync(join(dir, 'assets', 'built-789abc.js.br'), BUILT_BR);
+      writeFileSync(join(dir, 'assets', 'built-789abc.js.gz'), BUILT_GZ);
       writeFileSync(join(dir, 'secret.js'), 'outside assets');
       process.env.PANEL_WEB_DIR = dir;
       app = await startTestApp('pglite');
@@ -112,7 +120,8 @@ describe('panel web serving', () => {
 
     it('serves text assets compressed: brotli when accepted, else gzip, else as is', async () => {
       const url = `${app.baseUrl}/admin/assets/vendor-def456.js`;
-      // The copies are made on the thread pool after the start, not during it: until then, as is.
+      // Without copies from the build, they are made on the thread pool once the asset is first
+      // asked for, not at the start: until then, as is.
       let br = await rawGet(url, 'gzip, deflate, br');
       for (let i = 0; i < 150 && br.headers['content-encoding'] !== 'br'; i++) {
         expect(br.body.toString()).toBe(BIG_JS);
@@ -132,6 +141,21 @@ describe('panel web serving', () => {
       const plain = await rawGet(url, 'identity');
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body.toString()).toBe(BIG_JS);
+    });
+
+    it("sends the build's own compressed copies from the first request, and never serves them as assets", async () => {
+      const url = `${app.baseUrl}/admin/assets/built-789abc.js`;
+      const br = await rawGet(url, 'gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toBe('accept-encoding');
+      expect(br.body.equals(BUILT_BR)).toBe(true);
+      const gzip = await rawGet(url, 'gzip');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gzip.body.equals(BUILT_GZ)).toBe(true);
+      const plain = await rawGet(url, 'identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(BIG_JS);
+      expect((await rawGet(`${url}.br`, 'br')).status).toBe(404);
     });
   });
 });

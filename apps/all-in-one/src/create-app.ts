@@ -7,7 +7,7 @@ import { openDatabase, PostgresEventStore, type SqlDatabase } from '@transfergat
 import { CALLBACK_SETTINGS, type CallbackSettings } from '@transfergate/callback-dispatcher';
 import { registerProviderRateLimit, type GatewaySettings } from '@transfergate/gateway-api';
 import { LedgerProjectionRunner } from '@transfergate/ledger';
-import { registerAllowedMethods } from '@transfergate/runtime';
+import { registerAllowedMethods } from '@transfergate/runtime/http';
 import {
   createObservability,
   generateRequestId,
@@ -16,7 +16,7 @@ import {
   type Observability,
 } from '@transfergate/observability';
 import { PANEL_SETTINGS, registerPanelWeb, type PanelSettings } from '@transfergate/panel-api';
-import { registerUnstorableTextGuard } from '@transfergate/runtime';
+import { registerUnstorableTextGuard } from '@transfergate/runtime/http';
 import { AllInOneModule } from './app.module.js';
 import type { RuntimeConfig } from './config/runtime-config.js';
 import { applyBootstrap, ensureFirstAdmin, type ProvisionSummary } from './provisioning/provisioner.js';

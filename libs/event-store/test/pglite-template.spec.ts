@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -7,6 +7,7 @@ import {
   openPglite,
   pgliteTemplate,
   pgliteTemplatePath,
+  unpackPgliteTemplate,
 } from '../src/index.js';
 
 /**
@@ -26,8 +27,33 @@ describe('PGlite data-directory template', () => {
     expect(statSync(made).size).toBeGreaterThan(100_000);
     expect(existsSync(`${made}.${process.pid}.partial`)).toBe(false);
     const template = await pgliteTemplate();
-    expect(template?.size).toBeGreaterThan(100_000);
+    expect(template).toBe(pgliteTemplatePath());
+    expect(statSync(template!).size).toBeGreaterThan(100_000);
   }, 180_000);
+
+  it('unpacks into an empty directory, over a start killed while unpacking, and leaves nothing beside it', async () => {
+    const dataDir = join(dir, 'pgdata');
+    mkdirSync(dataDir);
+    // What a start killed halfway through the unpacking leaves: a partial sibling, never the store.
+    mkdirSync(`${dataDir}.unpacking`);
+    writeFileSync(join(`${dataDir}.unpacking`, 'PG_VERSION'), '17\n');
+    expect(await unpackPgliteTemplate(dataDir)).toBe(true);
+    expect(isInitialisedDataDir(dataDir)).toBe(true);
+    const db = await openPglite(dataDir);
+    expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['base', 'global', 'pg_wal', 'postgresql.conf']));
+    expect((await db.query<{ n: number }>('select 1 as n')).rows).toEqual([{ n: 1 }]);
+    await db.close();
+    expect(readdirSync(dir).sort()).toEqual(['pgdata']);
+  }, 180_000);
+
+  it('leaves a non-empty, uninitialised directory to PGlite', async () => {
+    const dataDir = join(dir, 'pgdata');
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, 'stray'), 'x');
+    expect(await unpackPgliteTemplate(dataDir)).toBe(false);
+    expect(readdirSync(dataDir)).toEqual(['stray']);
+    expect(existsSync(`${dataDir}.unpacking`)).toBe(false);
+  });
 
   it('gives an empty data directory a store that works and keeps its data across a reopen', async () => {
     const dataDir = join(dir, 'pgdata');

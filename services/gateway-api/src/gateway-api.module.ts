@@ -3,7 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ProviderAuthService } from './auth/provider-auth.service.js';
 import { ForgetCachedProvidersHandler } from './auth/forget-cached-providers.handler.js';
-import { FormErrorFilter } from '@transfergate/runtime';
+import { FormErrorFilter } from '@transfergate/runtime/http';
 import { H2hDepositController } from './h2h/h2h-deposit.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { StatusController } from './status/status.controller.js';

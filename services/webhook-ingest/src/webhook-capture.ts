@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '@transfergate/contracts';
-import { ACCEPTS_ANY_TEXT } from '@transfergate/runtime';
+import { ACCEPTS_ANY_TEXT } from '@transfergate/runtime/http';
 import { WebhookLogRepository } from './log/webhook-log.repository.js';
 import { loggableHeaders } from './webhook-headers.js';
 import { DEFAULT_BODY_LIMIT, webhookKindOfRoute } from './webhook-routes.js';

@@ -1,8 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { EventLoopTurns } from './event-loop-turns.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { isInitialisedDataDir, pgliteTemplate } from './pglite-template.js';
+import { isInitialisedDataDir, unpackPgliteTemplate } from './pglite-template.js';
 import { PglitePreparedStatements } from './pglite-prepared.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
@@ -26,18 +27,18 @@ const PGLITE_SETTINGS = [
  * `dataDir` undefined means in memory (tests).
  */
 export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  // Before PGlite touches the files: a second process on one data directory corrupts it.
+  // The lock file sits beside the data directory.
+  if (dataDir) mkdirSync(dirname(dataDir), { recursive: true });
+  // Before anything touches the files: a second process on one data directory corrupts it.
   const lock = dataDir ? await lockDataDir(dataDir) : undefined;
   let db: PGlite;
   try {
-    // An empty store unpacks an initialised one instead of running initdb (pglite-template.ts).
-    const template = dataDir && isInitialisedDataDir(dataDir) ? undefined : await pgliteTemplate();
-    db = await PGlite.create({
-      ...(dataDir ? { dataDir } : {}),
-      ...(template ? { loadDataDir: template } : {}),
-      postgresqlconf: PGLITE_SETTINGS,
-    });
+    if (dataDir) {
+      // An empty store unpacks an initialised one instead of running initdb (pglite-template.ts).
+      if (!isInitialisedDataDir(dataDir)) await unpackPgliteTemplate(dataDir);
+      mkdirSync(dataDir, { recursive: true });
+    }
+    db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_SETTINGS });
   } catch (error) {
     await lock?.release();
     throw error;

@@ -1,5 +1,14 @@
 import { PGlite } from '@electric-sql/pglite';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -28,12 +37,12 @@ export function pgliteTemplatePath(): string {
   return join(nodeModules, '.cache', 'transfergate', `pglite-${version}-datadir.tar.gz`);
 }
 
-/** The template, made now if this machine has none yet; undefined when it can be neither read nor made. */
-export async function pgliteTemplate(): Promise<Blob | undefined> {
+/** The template's path, made now if this machine has none yet; undefined when it can be neither read nor made. */
+export async function pgliteTemplate(): Promise<string | undefined> {
   const path = pgliteTemplatePath();
   try {
     if (!existsSync(path)) await makePgliteTemplate(path);
-    return new Blob([readFileSync(path)]);
+    return path;
   } catch {
     return undefined;
   }
@@ -51,6 +60,50 @@ export async function makePgliteTemplate(path = pgliteTemplatePath()): Promise<s
     return path;
   } finally {
     await db.close();
+  }
+}
+
+/**
+ * Makes `dataDir` an initialised data directory from the template, for the caller holding the data
+ * directory's lock. Unpacked here rather than by PGlite's `loadDataDir`: PGlite reads the whole
+ * tarball into JavaScript buffers (40 MB inflated, each file copied again) and writes it through
+ * its WASM file system, which cost the start about a second of CPU and left ~45 MB of freed but
+ * unreturned heap in the process for good; this streams it to disk in small chunks. The files go
+ * to a sibling directory renamed into place at the end, so a start killed halfway leaves no
+ * half-made store that would pass for an initialised one.
+ *
+ * Returns false, touching nothing, when there is no template or `dataDir` holds files already
+ * (PGlite then decides, as without a template).
+ */
+export async function unpackPgliteTemplate(dataDir: string): Promise<boolean> {
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) return false;
+  const template = await pgliteTemplate();
+  if (!template) return false;
+  const unpacking = `${dataDir}.unpacking`;
+  rmSync(unpacking, { recursive: true, force: true });
+  mkdirSync(unpacking, { recursive: true, mode: 0o700 });
+  try {
+    // Loaded here: only an empty store's first start needs it.
+    const { extract } = await import('tar');
+    // The tarball names its entries from the root ("/base/1/…"), which tar strips, saying so
+    // (TAR_ENTRY_INFO); anything else it reports is a file not written, and fails the unpacking.
+    const problems: string[] = [];
+    await extract({
+      file: template,
+      cwd: unpacking,
+      preserveOwner: false,
+      onwarn: (code, message) => {
+        if (code !== 'TAR_ENTRY_INFO') problems.push(`${code}: ${String(message)}`);
+      },
+    });
+    if (problems.length > 0) throw new Error(`unpacking ${template}: ${problems.slice(0, 3).join('; ')}`);
+    if (!isInitialisedDataDir(unpacking)) throw new Error(`${template} holds no initialised data directory`);
+    if (existsSync(dataDir)) rmdirSync(dataDir); // empty (checked above); rmdir refuses otherwise
+    renameSync(unpacking, dataDir);
+    return true;
+  } catch {
+    rmSync(unpacking, { recursive: true, force: true });
+    return false;
   }
 }
 

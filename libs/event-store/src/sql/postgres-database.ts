@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type { QueryResult } from 'pg';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 import { PreparedStatementNames } from './prepared-statement-names.js';
 
@@ -12,6 +12,8 @@ export interface PostgresOptions {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openPostgres(options: PostgresOptions): Promise<SqlDatabase> {
+  // Loaded here: an embedded (PGlite) process never needs the client.
+  const { default: pg } = await import('pg');
   const schema = options.schema;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
@@ -87,7 +89,7 @@ const PREPARED_TEXT_MAX_CHARS = 64 * 1024;
 const MIGRATION_LOCK_KEY = 0x74676d31;
 
 /** A script of several statements (no parameters) answers one result per statement: its rows are the last one's. */
-function lastRows<Row>(result: pg.QueryResult | pg.QueryResult[]): Row[] {
+function lastRows<Row>(result: QueryResult | QueryResult[]): Row[] {
   const last = Array.isArray(result) ? result[result.length - 1] : result;
   return (last?.rows ?? []) as Row[];
 }

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
 import { currentRequestId } from '../context/request-context.js';
 
 export type LogLevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
@@ -78,7 +79,18 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     options.destination ??
       ((options.pretty ?? prettyByDefault())
-        ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', singleLine: true })
+        ? prettyStream({
+            colorize: true,
+            translateTime: 'SYS:HH:MM:ss',
+            ignore: 'pid,hostname,service',
+            singleLine: true,
+          })
         : pino.destination({ fd: 1, sync: false })),
   );
+}
+
+/** pino-pretty only where a terminal reads the lines: a server writing JSON never loads it. */
+function prettyStream(options: PinoPretty.PrettyOptions): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  return pretty(options);
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import { Agent } from 'undici';
 import { EVENT_CATALOG, STREAMS, explicitApiSettings } from '@transfergate/contracts';
 import type { PostgresEventStore, SqlDatabase } from '@transfergate/event-store';
@@ -51,6 +52,21 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 const STOP_GRACE_MS = 1_000;
 /** Shortest sleep between two claims (a due row another claimer holds locked is not spun on). */
 const MIN_SLEEP_MS = 5;
+/**
+ * While due deliveries wait (the last claim took all it asked for), freed slots are gathered into
+ * one claim of at least half the worker's concurrency, for at most this long after the first one
+ * freed. A claim costs about as much for one row as for thirty (on PGlite every statement runs on
+ * the event loop), and slots free one at a time as answers come in: claiming for each took two
+ * statements per delivery and bounded PGlite to ~400 callbacks/s. Without a backlog a free slot is
+ * used at once.
+ */
+const CLAIM_GATHER_MS = 20;
+/**
+ * Likewise for records under a backlog: answers arrive one by one, and an attempt is recorded at
+ * once only when half of those in flight have answered or this long after the first waiting one.
+ * Without a backlog an answer is recorded at once.
+ */
+const RECORD_GATHER_MS = 10;
 
 /**
  * Claims due deliveries with a lease and POSTs them. Exclusive across processes: a claim is one
@@ -70,12 +86,17 @@ export class DeliveryWorker {
   /** Attempts answered but not recorded yet: written together (recordPending). */
   private pendingRecords: AttemptRecord[] = [];
   private recording = false;
+  private recordTimer: NodeJS.Timeout | undefined;
   private readonly stopController = new AbortController();
   private stopping = false;
   private wakePending = false;
   private wakeSleeper: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readonly jitter: RetryJitter;
+  /** The last claim took as many deliveries as it asked for: more are probably due. */
+  private backlog = false;
+  /** When the first slot freed since the last claim (performance.now()), while gathering. */
+  private firstFreeAt: number | undefined;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -92,6 +113,8 @@ export class DeliveryWorker {
       ratio: settings.retryJitterRatio ?? DEFAULT_RETRY_JITTER_RATIO,
       random: settings.random ?? Math.random,
     };
+    // Each attempt in flight listens on the stop signal (http-delivery.ts): up to `concurrency` at once.
+    setMaxListeners(settings.concurrency + 1, this.stopController.signal);
     this.agent = new Agent({
       connect: egressConnector(egressPolicy(settings.allowedTargets), { timeoutMs: settings.requestTimeoutMs }),
       pipelining: 1,
@@ -127,10 +150,15 @@ export class DeliveryWorker {
       let sleepMs = this.settings.pollIntervalMs;
       try {
         const free = this.settings.concurrency - this.inFlight.size;
-        if (free > 0) {
+        const gatherMs = this.gatherMs(free);
+        if (gatherMs > 0) {
+          sleepMs = gatherMs;
+        } else if (free > 0) {
+          this.firstFreeAt = undefined;
           const claimed = await this.claim(free);
           for (const delivery of claimed) this.launch(delivery);
-          if (claimed.length === free) continue;
+          this.backlog = claimed.length === free;
+          if (this.backlog) continue;
           const nextDueMs = await this.msUntilNextDue();
           if (nextDueMs !== undefined) sleepMs = Math.min(sleepMs, Math.max(nextDueMs, MIN_SLEEP_MS));
         }
@@ -141,6 +169,18 @@ export class DeliveryWorker {
       if (this.stopping) break;
       if (!this.wakePending) await this.sleep(sleepMs);
     }
+  }
+
+  /**
+   * How much longer to gather freed slots before claiming (CLAIM_GATHER_MS); 0: claim now. Gathers
+   * only under a backlog with deliveries still in flight (their answers free the next slots).
+   */
+  private gatherMs(free: number): number {
+    if (free <= 0 || !this.backlog || this.inFlight.size === 0) return 0;
+    if (free * 2 >= this.settings.concurrency) return 0;
+    const now = performance.now();
+    this.firstFreeAt ??= now;
+    return Math.max(0, this.firstFreeAt + CLAIM_GATHER_MS - now);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -292,7 +332,7 @@ export class DeliveryWorker {
         result,
         done: { resolve, reject },
       });
-      void this.recordPending();
+      this.scheduleRecords();
     });
     const attempt = [
       delivery.next_trigger,
@@ -351,6 +391,22 @@ export class DeliveryWorker {
     );
   }
 
+  /** Records the waiting attempts now, or after gathering more (RECORD_GATHER_MS). */
+  private scheduleRecords(): void {
+    if (this.recording) return; // the running write takes them next
+    const gather = this.backlog && !this.stopping && this.pendingRecords.length * 2 < this.inFlight.size;
+    if (!gather) {
+      clearTimeout(this.recordTimer);
+      this.recordTimer = undefined;
+      void this.recordPending();
+      return;
+    }
+    this.recordTimer ??= setTimeout(() => {
+      this.recordTimer = undefined;
+      void this.recordPending();
+    }, RECORD_GATHER_MS);
+  }
+
   /**
    * Records the answered attempts: every one waiting, in one statement (up to
    * MAX_RECORDS_PER_STATEMENT), while the previous statement ran more answers arrived. Each row is
@@ -375,7 +431,12 @@ export class DeliveryWorker {
     }
   }
 
-  /** The attempt number of each delivery recorded (a delivery whose lease was lost is absent). */
+  /**
+   * The attempt number of each delivery recorded (a delivery whose lease was lost is absent). The
+   * ids go in twice, as rows and as an array: the planner cannot see how few rows
+   * jsonb_to_recordset gives (it assumes 100), and joined on them alone it read the whole table
+   * (cb_deliveries only grows) by a sequential scan until that table had thousands of rows.
+   */
   private async writeRecords(batch: AttemptRecord[]): Promise<Map<string, number>> {
     const rows = batch.map((r) => ({
       delivery_id: r.delivery.delivery_id,
@@ -421,7 +482,7 @@ export class DeliveryWorker {
            last_error = x.error,
            updated_at = now()
          from x
-         where d.delivery_id = x.delivery_id and d.lease_owner = $2::text
+         where d.delivery_id = x.delivery_id and d.delivery_id = any($3::uuid[]) and d.lease_owner = $2::text
          returning d.delivery_id, d.attempt_count, d.state, d.due_at
        )
        insert into cb_attempts (delivery_id, attempt_no, trigger, requested_by, worker, started_at, latency_ms,
@@ -431,7 +492,7 @@ export class DeliveryWorker {
          case when done.state = 'pending' then done.due_at end
        from done join x on x.delivery_id = done.delivery_id
        returning delivery_id::text, attempt_no`,
-      [JSON.stringify(rows), this.owner],
+      [JSON.stringify(rows), this.owner, rows.map((row) => row.delivery_id)],
     );
     return new Map(written.map((row) => [row.delivery_id, Number(row.attempt_no)]));
   }

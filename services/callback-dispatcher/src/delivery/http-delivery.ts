@@ -49,12 +49,21 @@ export async function postCallback(options: {
 }): Promise<HttpAttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const deadline = new AbortController();
+  // One controller for both ends of the attempt, the deadline and the dispatcher's stop
+  // (AbortSignal.any cost ~35 µs per attempt, a twentieth of a callback's CPU on PGlite).
+  const abort = new AbortController();
+  let timedOut = false;
   let lastTurn: NodeJS.Immediate | undefined;
   const timer = setTimeout(() => {
-    lastTurn = setImmediate(() => deadline.abort(new Error('timeout')));
+    lastTurn = setImmediate(() => {
+      timedOut = true;
+      abort.abort(new Error('timeout'));
+    });
   }, options.timeoutMs);
-  const signal = AbortSignal.any([deadline.signal, options.stop]);
+  const onStop = () => abort.abort(options.stop.reason);
+  if (options.stop.aborted) onStop();
+  else options.stop.addEventListener('abort', onStop, { once: true });
+  const signal = abort.signal;
   const failure = (outcome: CallbackAttemptOutcome, error: string): HttpAttemptResult => ({
     outcome,
     statusCode: null,
@@ -94,7 +103,7 @@ export async function postCallback(options: {
       });
     } catch (error) {
       if (options.stop.aborted) return failure('aborted', 'the dispatcher stopped while the request was in flight');
-      if (deadline.signal.aborted) return failure('timeout', `no answer within ${options.timeoutMs} ms`);
+      if (timedOut) return failure('timeout', `no answer within ${options.timeoutMs} ms`);
       const refusal = egressRefusalOf(error);
       if (refusal) return { ...failure('not_sent', `refused: ${refusal}`), refused: true };
       return failure('network_error', describe(error));
@@ -125,6 +134,7 @@ export async function postCallback(options: {
   } finally {
     clearTimeout(timer);
     if (lastTurn) clearImmediate(lastTurn);
+    options.stop.removeEventListener('abort', onStop);
   }
 }
 

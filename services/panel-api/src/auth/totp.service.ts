@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import { DomainError } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 import { SecretBox } from '@transfergate/security';
@@ -53,6 +52,8 @@ export class TotpService implements OnModuleInit {
       digits: DIGITS,
       period: PERIOD_SECONDS,
     });
+    // Loaded on the first enrolment: no start needs the QR encoder.
+    const { default: QRCode } = await import('qrcode');
     const qrCodeDataUrl = await QRCode.toDataURL(otpauthUrl, { type: 'image/png', errorCorrectionLevel: 'M' });
     return { secretSealed: this.box.seal(secret), otpauthUrl, qrCodeDataUrl };
   }

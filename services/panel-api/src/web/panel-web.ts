@@ -102,6 +102,7 @@ export async function registerPanelWeb(fastify: FastifyInstance, options: { dir?
   fastify.get(`${PANEL_WEB_PREFIX}assets/:name`, (request, reply) => {
     const asset = assets.get((request.params as { name: string }).name);
     if (!asset) return reply.code(404).headers(COMMON_HEADERS).type('text/plain; charset=utf-8').send('not found');
+    if (asset.compressible && !asset.compressing) compressInBackground(asset);
     const encoding = chooseEncoding(request.headers['accept-encoding'], asset);
     return reply
       .headers({
@@ -132,7 +133,9 @@ interface Asset {
   body: Buffer;
   /** Worth compressing: answers vary by Accept-Encoding (also while the copies are being made). */
   compressible?: true;
-  /** Brotli and gzip copies, made once after start; absent until then and when they would not be smaller. */
+  /** Set once the copies are read from the build or being made: they are made at most once. */
+  compressing?: true;
+  /** Brotli and gzip copies; absent until made and when they would not be smaller. */
   br?: Buffer;
   gzip?: Buffer;
 }
@@ -146,14 +149,34 @@ const brotli = promisify(brotliCompress);
 const gzip = promisify(gzipCallback);
 
 /**
- * Compressed once per process (the build never changes under it), so a request costs no CPU: the
- * 1.6 MB bundle goes out as about a quarter of that. Brotli at its highest quality takes seconds of
- * CPU, so it runs on libuv's thread pool after the start instead of holding the start up: until the
- * copies are ready (a few seconds) an asset goes out as it is.
+ * The build writes `<asset>.br` and `<asset>.gz` beside each text asset (apps/panel-web/build/
+ * precompress.ts), read here with the asset, so a request costs no CPU: the 1.6 MB bundle goes out
+ * as about a quarter of that. A build without them (PANEL_WEB_DIR made elsewhere) has them made
+ * when the asset is first asked for, on libuv's thread pool, and sent as it is until then: brotli
+ * at its highest quality takes seconds of CPU and tens of MB of working memory, which a start
+ * (and a process nobody opens the panel in) should not pay.
  */
-function compressed(contentType: string, body: Buffer): Asset {
+function readAsset(path: string, contentType: string): Asset {
+  const body = readFileSync(path);
   if (!COMPRESSIBLE.test(contentType) || body.length < MIN_COMPRESS_BYTES) return { contentType, body };
   const asset: Asset = { contentType, body, compressible: true };
+  const br = readCopy(`${path}.br`);
+  const gzipped = readCopy(`${path}.gz`);
+  if (br || gzipped) {
+    asset.compressing = true;
+    if (br && br.length < body.length) asset.br = br;
+    if (gzipped && gzipped.length < body.length) asset.gzip = gzipped;
+  }
+  return asset;
+}
+
+function readCopy(path: string): Buffer | undefined {
+  return existsSync(path) ? readFileSync(path) : undefined;
+}
+
+function compressInBackground(asset: Asset): void {
+  asset.compressing = true;
+  const { body } = asset;
   void Promise.all([
     brotli(body, {
       params: {
@@ -171,7 +194,6 @@ function compressed(contentType: string, body: Buffer): Asset {
     // A copy that could not be made leaves the asset served as it is.
     () => undefined,
   );
-  return asset;
 }
 
 /** Brotli when the client takes it, else gzip, else none (`q=0` refuses an encoding). */
@@ -204,7 +226,7 @@ function listAssets(assetsDir: string): Map<string, Asset> {
   for (const name of readdirSync(assetsDir)) {
     const contentType = CONTENT_TYPES[extname(name)];
     if (!contentType || !statSync(join(assetsDir, name)).isFile()) continue;
-    assets.set(name, compressed(contentType, readFileSync(join(assetsDir, name))));
+    assets.set(name, readAsset(join(assetsDir, name), contentType));
     if (assets.size > MAX_ASSETS) throw new RangeError(`more than ${MAX_ASSETS} files in ${assetsDir}`);
   }
   return assets;

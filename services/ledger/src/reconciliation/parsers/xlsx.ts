@@ -1,4 +1,4 @@
-import readXlsxFile from 'read-excel-file/node';
+import type readXlsxFile from 'read-excel-file/node';
 import type { CsvMapping } from '@transfergate/contracts';
 import { mapRows, type Cell } from './tabular.js';
 import { ProblemList, type ParsedStatement } from './statement.js';
@@ -9,10 +9,12 @@ import { ProblemList, type ParsedStatement } from './statement.js';
  * arrive as Date at UTC midnight of the calendar day and are read back as that day.
  */
 export async function parseXlsx(content: Buffer, mapping: CsvMapping): Promise<ParsedStatement> {
+  // Loaded here, when a workbook arrives: the reader (with its unzip and XML parts) is not needed before.
+  const { default: readXlsx } = await import('read-excel-file/node');
   const problems = new ProblemList();
   let sheets: Awaited<ReturnType<typeof readXlsxFile<{ numeric: string }>>> = [];
   try {
-    sheets = await readXlsxFile<{ numeric: string }>(content, { parseNumber: (s) => ({ numeric: s }) });
+    sheets = await readXlsx<{ numeric: string }>(content, { parseNumber: (s) => ({ numeric: s }) });
   } catch (error) {
     problems.add('file', `unreadable XLSX: ${error instanceof Error ? error.message : String(error)}`);
     problems.throwIfAny();
