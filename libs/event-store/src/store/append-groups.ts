@@ -21,14 +21,19 @@ export const MAX_EVENTS_PER_GROUP = 4_096;
  * Group commit: concurrent appends are gathered into one transaction (TigerBeetle's batching), so
  * N callers pay one commit, one lock round trip and one wake-up of the consumers instead of N.
  *
- * The window adapts to load and adds no latency when idle: a caller arriving while fewer than
- * `maxGroupsInFlight` groups are being written starts a group at once (alone, if nobody else is
- * waiting); callers arriving while the groups are busy queue and leave together, in arrival order,
- * as soon as a group finishes. So the window is exactly as long as the previous commit took.
+ * The window adapts to load and adds next to no latency when idle: a caller arriving while fewer
+ * than `maxGroupsInFlight` groups are being written starts a group at the end of the current
+ * event-loop turn, with every caller of that turn (alone, if nobody else came); callers arriving
+ * while the groups are busy queue and leave together, in arrival order, as soon as a group
+ * finishes. So the window is one event-loop turn when idle and exactly as long as the previous
+ * commit took under load. (Starting at once instead wrote the first request of each burst alone:
+ * on PGlite, under the bench's deposits, 3,500 lone appends beside 1,900 groups; with the turn,
+ * 200 beside 1,700, and the projection's batches 2.5 times larger.)
  */
 export class AppendGroups {
   private readonly queue: GroupMember[] = [];
   private inFlight = 0;
+  private pumpScheduled = false;
 
   constructor(
     private readonly limits: AppendGroupLimits,
@@ -44,6 +49,16 @@ export class AppendGroups {
   submit(writes: StreamWrite[]): Promise<AppendResult[]> {
     return new Promise<AppendResult[]>((resolve, reject) => {
       this.queue.push({ writes, resolve, reject });
+      this.schedulePump();
+    });
+  }
+
+  /** A group can start: it does once this event-loop turn's callers have arrived. */
+  private schedulePump(): void {
+    if (this.pumpScheduled || this.inFlight >= this.limits.maxGroupsInFlight) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
