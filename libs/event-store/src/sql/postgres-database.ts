@@ -1,4 +1,4 @@
-import type { QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 import { PreparedStatementNames } from './prepared-statement-names.js';
 
@@ -34,7 +34,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const statements = new PreparedStatementNames(PREPARED_STATEMENTS_MAX, PREPARED_TEXT_MAX_CHARS);
-  const run = (runner: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
+  const run = (runner: Pool | PoolClient, sql: string, params?: readonly unknown[]) => {
     const values = params as unknown[] | undefined;
     const name = statements.nameOf(sql, params);
     return name === undefined ? runner.query(sql, values) : runner.query({ name, text: sql, values });
