@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadRuntimeConfig } from './config/runtime-config.js';
-import { createApp } from './create-app.js';
+import { createApp, type RunningApp } from './create-app.js';
 import { runStatementCommand } from './cli/statement/statement.command.js';
 import { DEMO_BOOTSTRAP, DEMO_CALLBACK_ALLOWED_TARGETS, demoInstructions } from './provisioning/demo.js';
 import {
@@ -106,7 +106,22 @@ async function main(): Promise<void> {
     `transfergate listening on ${config.host}:${config.port} (${config.databaseUrl ? 'PostgreSQL server' : `PGlite in ${config.dataDir}`})`,
   );
   if (values.demo) console.log(demoInstructions(baseUrl));
+  // The logger writes asynchronously: what it still holds (the first admin's append, say) would
+  // otherwise land after the banner, which must be the last thing a first start prints.
+  await flushLogger(running.observability.logger, LOG_FLUSH_TIMEOUT_MS);
   console.log(readyBanner(baseUrl, admin, passwordFile));
+}
+
+const LOG_FLUSH_TIMEOUT_MS = 1_000;
+
+/** Waits until the logger has written what it holds, at most `timeoutMs` (a start never hangs on it). */
+async function flushLogger(logger: RunningApp['observability']['logger'], timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    new Promise<void>((resolve) => logger.flush(() => resolve())),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]);
+  clearTimeout(timer);
 }
 
 /**
