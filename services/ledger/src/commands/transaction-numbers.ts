@@ -28,7 +28,8 @@ export class TransactionNumbers {
 
   private async fetch(): Promise<void> {
     const { rows } = await this.db.query<{ n: string }>(
-      `select nextval('txn_number_seq')::text as n from generate_series(1, $1::int) order by 1`,
+      // Sorted here, as numbers (an `order by` of the text would put "1000" before "999").
+      `select nextval('txn_number_seq')::text as n from generate_series(1, $1::int)`,
       [NUMBER_BLOCK_SIZE],
     );
     this.block.push(...rows.map((row) => Number(row.n)).sort((a, b) => a - b));
