@@ -127,6 +127,50 @@ describe('signatures and hashes in the panel need secrets.view (PostgreSQL)', ()
     expect(JSON.stringify(opCallback.body)).not.toContain(signature);
   });
 
+  it('a redirect target in a callback error: whole for admin, only its origin for an operator (list and detail)', async () => {
+    const externalId = `SEC-R-${Date.now()}`;
+    const request = infraRequest(externalId, 170, { CustomerFullName: 'Mehmet Demir' });
+    const securityKey = String(request.SecurityKey);
+    const query = new URLSearchParams(Object.entries(request).map(([k, v]): [string, string] => [k, String(v)]));
+    expect((await fetch(`${app.baseUrl}/deposits/deposit-request?${query}`)).status).toBe(200);
+    const status = await postJson(
+      `${app.baseUrl}/status/${externalId}`,
+      {},
+      { 'x-api-key': CB_KEYS.infra.apiKey, 'x-api-secret': CB_KEYS.infra.apiSecret },
+    );
+    // The receiver points elsewhere with the signature it got in the path and under a name the
+    // body does not use: neither the secret field names nor a JSON echo would find it.
+    const target = `https://elsewhere.example:8443/back/${securityKey}?sk=${securityKey}`;
+    for (let i = 0; i < 6; i++) {
+      receiver.script('/cb-infra/deposit', (_request, response) => {
+        response.writeHead(302, { location: target });
+        response.end();
+      });
+    }
+    expect((await client.post('/panel/deposit/approve', { id: status.body.uuid }, admin)).status).toBe(201);
+    const deadline = Date.now() + 15_000;
+    let adminItem: { id: string; lastError: string | null } | undefined;
+    while (!adminItem?.lastError) {
+      if (Date.now() > deadline) throw new Error(`no failed attempt for ${externalId}`);
+      await new Promise((r) => setTimeout(r, 50));
+      adminItem = (await client.get(`/panel/callbacks?transactionId=${externalId}`, admin)).body.items?.[0];
+    }
+    expect(adminItem.lastError).toBe(`redirect 302 not followed (to ${target})`);
+
+    const opList = await client.get(`/panel/callbacks?transactionId=${externalId}`, operator);
+    expect(opList.status).toBe(200);
+    expect(opList.body.items[0].lastError).toBe(
+      'redirect 302 not followed (to https://elsewhere.example:8443/[redacted])',
+    );
+    expect(JSON.stringify(opList.body).toLowerCase()).not.toContain(securityKey.toLowerCase());
+    const opDetail = await client.get(`/panel/callbacks/${adminItem.id}`, operator);
+    expect(opDetail.status).toBe(200);
+    expect(opDetail.body.attempts[0].error).toBe(
+      'redirect 302 not followed (to https://elsewhere.example:8443/[redacted])',
+    );
+    expect(JSON.stringify(opDetail.body).toLowerCase()).not.toContain(securityKey.toLowerCase());
+  });
+
   it('secrets.view belongs to admin only among the built-in roles', async () => {
     const config = await client.get('/api/config/permissions');
     const roles = Object.fromEntries(

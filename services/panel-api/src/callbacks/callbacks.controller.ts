@@ -16,7 +16,7 @@ import { CurrentOperator, RequirePermission, actorOf, type OperatorContext } fro
 import { PanelAuthGuard } from '../auth/panel-auth.guard.js';
 import { panelPaths } from '../records/panel-paths.js';
 import { maySeeSecrets } from '../secrets/secret-redaction.js';
-import { redactCallbackDetail } from './callback-redaction.js';
+import { redactCallbackDetail, redactCallbackPage } from './callback-redaction.js';
 
 /**
  * The callback log (each path also under /api):
@@ -24,7 +24,8 @@ import { redactCallbackDetail } from './callback-redaction.js';
  *   first; transactionId matches the caller's transaction id, the internal UUID or the number.
  * - GET /panel/callbacks/:id — one delivery (by its id = webhook-id, the transaction UUID or number)
  *   with its exact body and every attempt (time, status, latency, response excerpt ≤ 1 KiB); the body's
- *   SecurityKey / signature (and those values in excerpts and errors) only with secrets.view.
+ *   SecurityKey / signature (and those values in excerpts and errors) only with secrets.view; without
+ *   it, a redirect target in an error (list and detail) shows only its origin.
  * - POST /panel/callbacks/resend {id} — sends it again now, whatever its state; 201 with the delivery.
  * The callback dispatcher owns the data and answers over the query and command buses.
  */
@@ -38,10 +39,11 @@ export class CallbacksController {
 
   @Get(panelPaths('callbacks'))
   @RequirePermission('callbacks.view')
-  async list(@Query() query: unknown): Promise<PanelCallbackPage> {
-    return this.queries.execute(
+  async list(@Query() query: unknown, @CurrentOperator() operator: OperatorContext): Promise<PanelCallbackPage> {
+    const page = await this.queries.execute(
       new ListCallbackDeliveriesQuery(parseBody(PanelCallbackListRequestSchema, query ?? {})),
     );
+    return maySeeSecrets(operator) ? page : redactCallbackPage(page);
   }
 
   @Get(panelPaths('callbacks/:id'))
