@@ -152,6 +152,27 @@ describe('operator two-factor authentication over HTTP (PostgreSQL)', () => {
       status: 401,
       body: { errorCode: 'invalid_two_factor_code' },
     });
+
+    // The audit log has both code steps of tfa-main: two refused codes and one accepted, with the IP.
+    await app.settle();
+    const adminToken = (await client.login('admin', 'S3cure-pass!')).accessToken;
+    const audit = await client.get(
+      '/panel/audit?type=OperatorSecondFactorVerified,OperatorSecondFactorFailed',
+      adminToken,
+    );
+    expect(audit.status).toBe(200);
+    const steps = (audit.body.items as Array<{ type: string; actor: string; ip: string; after: unknown }>).filter(
+      (entry) => entry.actor === mainId,
+    );
+    expect(steps.map((entry) => entry.type).sort()).toEqual([
+      'OperatorSecondFactorFailed',
+      'OperatorSecondFactorFailed',
+      'OperatorSecondFactorVerified',
+    ]);
+    for (const entry of steps) {
+      expect(entry).toMatchObject({ ip: '127.0.0.1', after: { operatorId: mainId, username: 'tfa-main' } });
+    }
+    expect(JSON.stringify(steps)).not.toContain(code);
   }, 120_000);
 
   it('a forged, expired or foreign challenge is refused with 401', async () => {

@@ -11,6 +11,7 @@ import { SessionTokens } from './auth/session-tokens.service.js';
 import { TotpService } from './auth/totp.service.js';
 import { TwoFactorController } from './auth/two-factor.controller.js';
 import { TwoFactorService } from './auth/two-factor.service.js';
+import { SignInAudit } from './auth/sign-in-audit.service.js';
 import { TRANSACTION_CONTROLLERS, TRANSACTION_PROVIDERS } from './transactions/transactions.feature.js';
 import { BACK_OFFICE_CONTROLLERS, BACK_OFFICE_PROVIDERS } from './records/back-office.feature.js';
 import { CallbacksController } from './callbacks/callbacks.controller.js';
@@ -47,6 +48,7 @@ import { StatementUploadParser } from './reconciliation/statement-upload.parser.
     PanelAuthGuard,
     TotpService,
     TwoFactorService,
+    SignInAudit,
     ...TRANSACTION_PROVIDERS,
     ...BACK_OFFICE_PROVIDERS,
     StatementsService,

@@ -286,10 +286,15 @@ export class ConfigureApiSettingsCommand extends Command<ConfigResult> {
   }
 }
 
-/** Records a password sign-in or a failed one for the audit log (OperatorSignedIn / OperatorSignInFailed). */
+/**
+ * Records a sign-in step for the audit log: the password step (OperatorSignedIn / OperatorSignInFailed)
+ * or the authenticator-code step (OperatorSecondFactorVerified / OperatorSecondFactorFailed).
+ */
+export type SignInOutcome = 'signed_in' | 'failed' | 'second_factor_verified' | 'second_factor_failed';
+
 export class RecordSignInCommand extends Command<void> {
   constructor(
-    readonly outcome: 'signed_in' | 'failed',
+    readonly outcome: SignInOutcome,
     readonly username: string,
     readonly operatorId: string | undefined,
     readonly secondFactorRequired: boolean,

@@ -11,6 +11,19 @@ export const OperatorSignedInV1 = z.object({
   secondFactorRequired: z.boolean(),
 });
 
+/**
+ * The second login step (an authenticator code against a login challenge), passed or failed, so an
+ * auditor sees a session opened through 2FA and every wrong code tried against an operator.
+ */
+export const OperatorSecondFactorVerifiedV1 = z.object({
+  operatorId: z.string(),
+  username: z.string(),
+});
+export const OperatorSecondFactorFailedV1 = z.object({
+  operatorId: z.string(),
+  username: z.string(),
+});
+
 export const OperatorSignInFailedV1 = z.object({
   /** As typed (trimmed, at most 64 characters), so a guessed name is visible too. */
   username: z.string().max(64),

@@ -43,6 +43,8 @@ export const EVENT_CATALOG = {
   ReconciliationSettingsConfigured: { version: 1, schema: recon.ReconciliationSettingsConfiguredV1 },
   OperatorSignedIn: { version: 1, schema: auth.OperatorSignedInV1 },
   OperatorSignInFailed: { version: 1, schema: auth.OperatorSignInFailedV1 },
+  OperatorSecondFactorVerified: { version: 1, schema: auth.OperatorSecondFactorVerifiedV1 },
+  OperatorSecondFactorFailed: { version: 1, schema: auth.OperatorSecondFactorFailedV1 },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;

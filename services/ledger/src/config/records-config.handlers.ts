@@ -20,6 +20,7 @@ import {
   type MerchantProvidersResult,
   type RevealedProviderSecret,
   RecordSignInCommand,
+  type SignInOutcome,
 } from '@transfergate/contracts';
 import {
   EVENT_STORE,
@@ -364,14 +365,32 @@ export class RecordSignInHandler implements ICommandHandler<RecordSignInCommand,
 
   async execute({ outcome, username, operatorId, secondFactorRequired, actor }: RecordSignInCommand): Promise<void> {
     const typed = username.trim().slice(0, 64);
-    const event =
-      outcome === 'signed_in' && operatorId
-        ? domainEvent('OperatorSignedIn', { operatorId, username: typed, secondFactorRequired })
-        : domainEvent('OperatorSignInFailed', { username: typed, ...(operatorId ? { operatorId } : {}) });
+    const event = signInEvent(outcome, typed, operatorId, secondFactorRequired);
     await this.repository.append(
       [{ streamId: STREAMS.signIn(operatorId), expectedVersion: 'any', events: [event] }],
       actor,
     );
+  }
+}
+
+function signInEvent(
+  outcome: SignInOutcome,
+  username: string,
+  operatorId: string | undefined,
+  secondFactorRequired: boolean,
+) {
+  if (outcome === 'failed') {
+    return domainEvent('OperatorSignInFailed', { username, ...(operatorId ? { operatorId } : {}) });
+  }
+  // Every other step follows a right password or a verified challenge, so it names its operator.
+  if (!operatorId) throw new Error(`sign-in step ${outcome} without an operator`);
+  switch (outcome) {
+    case 'signed_in':
+      return domainEvent('OperatorSignedIn', { operatorId, username, secondFactorRequired });
+    case 'second_factor_verified':
+      return domainEvent('OperatorSecondFactorVerified', { operatorId, username });
+    case 'second_factor_failed':
+      return domainEvent('OperatorSecondFactorFailed', { operatorId, username });
   }
 }
 

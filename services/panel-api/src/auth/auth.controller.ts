@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Logger, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -7,7 +7,6 @@ import {
   LoginRequestSchema,
   LogoutRequestSchema,
   PasswordChangeRequestSchema,
-  RecordSignInCommand,
   RefreshRequestSchema,
   parseBody,
   type MeResponse,
@@ -19,6 +18,7 @@ import { CurrentOperator, RequirePermission, actorOf, type OperatorContext } fro
 import { LoginThrottle } from './login-throttle.service.js';
 import { OperatorDirectory } from './operator-directory.service.js';
 import { PanelAuthGuard } from './panel-auth.guard.js';
+import { SignInAudit } from './sign-in-audit.service.js';
 import { SessionTokens } from './session-tokens.service.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { SecondFactor } from './second-factor.js';
@@ -35,9 +35,8 @@ export class AuthController {
     private readonly tokens: SessionTokens,
     private readonly secondFactor: SecondFactor,
     private readonly commands: CommandBus,
+    private readonly signIns: SignInAudit,
   ) {}
-
-  private readonly logger = new Logger(AuthController.name);
 
   @Post('login')
   @HttpCode(201)
@@ -48,43 +47,19 @@ export class AuthController {
     const passwordOk = await verifyPassword(input.password, operator?.passwordHash ?? DUMMY_HASH);
     if (!operator || !operator.active || !passwordOk) {
       await this.throttle.recordFailure(input.username);
-      await this.audit('failed', input.username, operator?.operatorId, false, request.ip);
+      await this.signIns.record('failed', input.username, operator?.operatorId, request.ip);
       throw new DomainError('invalid_credentials', 'invalid username or password');
     }
     await this.throttle.recordSuccess(input.username);
-    await this.audit(
+    await this.signIns.record(
       'signed_in',
       operator.username,
       operator.operatorId,
-      Boolean(operator.totpSecretSealed),
       request.ip,
+      Boolean(operator.totpSecretSealed),
     );
     if (operator.totpSecretSealed) return this.secondFactor.challenge(operator.operatorId);
     return this.tokens.open(operator.operatorId);
-  }
-
-  /**
-   * Sign-ins go to the audit log. A failure to record one is logged, never turned into a failed
-   * sign-in (the throttle has already counted the attempt).
-   */
-  private async audit(
-    outcome: 'signed_in' | 'failed',
-    username: string,
-    operatorId: string | undefined,
-    secondFactorRequired: boolean,
-    ip: string,
-  ): Promise<void> {
-    try {
-      await this.commands.execute(
-        new RecordSignInCommand(outcome, username, operatorId, secondFactorRequired, {
-          source: 'panel',
-          ...(operatorId ? { operatorId } : {}),
-          ip,
-        }),
-      );
-    } catch (error) {
-      this.logger.warn(`could not record a sign-in in the audit log: ${String(error)}`);
-    }
   }
 
   @Post('refresh')

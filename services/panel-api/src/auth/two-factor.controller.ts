@@ -43,9 +43,9 @@ export class TwoFactorController {
 
   @Post('verify')
   @HttpCode(201)
-  async verify(@Body() body: unknown) {
+  async verify(@Body() body: unknown, @Req() request: FastifyRequest) {
     const input = parseBody(TwoFactorVerifyRequestSchema, body);
-    return this.twoFactor.verifyChallenge(input.challengeToken, input.code);
+    return this.twoFactor.verifyChallenge(input.challengeToken, input.code, request.ip);
   }
 
   @Post('disable')

@@ -15,6 +15,7 @@ import { actorOf, type OperatorContext } from './decorators.js';
 import { LoginThrottle } from './login-throttle.service.js';
 import { OperatorDirectory, type OperatorRecord } from './operator-directory.service.js';
 import { SecondFactor } from './second-factor.js';
+import { SignInAudit } from './sign-in-audit.service.js';
 import { SessionTokens } from './session-tokens.service.js';
 import { TotpService } from './totp.service.js';
 
@@ -43,6 +44,7 @@ export class TwoFactorService {
     private readonly secondFactor: SecondFactor,
     private readonly totp: TotpService,
     private readonly commands: CommandBus,
+    private readonly signIns: SignInAudit,
     @Inject(PANEL_SETTINGS) private readonly settings: PanelSettings,
   ) {}
 
@@ -105,17 +107,26 @@ export class TwoFactorService {
     return { success: true, twoFactorEnabled: true };
   }
 
-  /** The second login step: a login challenge plus a valid, unused code open a session. */
-  async verifyChallenge(challengeToken: string, code: string): Promise<TokenResponse> {
+  /**
+   * The second login step: a login challenge plus a valid, unused code open a session. Both outcomes
+   * go to the audit log (a wrong code against a valid challenge is someone holding the password).
+   */
+  async verifyChallenge(challengeToken: string, code: string, ip: string): Promise<TokenResponse> {
     const operatorId = await this.secondFactor.operatorOf(challengeToken);
     await this.throttle.reserveAttempt(twoFactorSubject(operatorId));
     const operator = await this.operators.byId(operatorId);
     if (!operator || !operator.active || !operator.totpSecretSealed) {
       throw new DomainError('invalid_token', 'the two-factor challenge is no longer valid; log in again');
     }
-    await this.assertCode(operatorId, operator.totpSecretSealed, code);
+    try {
+      await this.assertCode(operatorId, operator.totpSecretSealed, code);
+    } catch (error) {
+      await this.signIns.record('second_factor_failed', operator.username, operatorId, ip);
+      throw error;
+    }
     // A challenge opens one session: a second verify with it (even with another valid code) is refused.
     await this.secondFactor.consume(challengeToken);
+    await this.signIns.record('second_factor_verified', operator.username, operatorId, ip);
     return this.tokens.open(operatorId);
   }
 

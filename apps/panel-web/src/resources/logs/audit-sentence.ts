@@ -21,6 +21,8 @@ const CONFIG_KINDS: Record<string, string> = {
 export const AUDIT_TYPES = [
   'OperatorSignedIn',
   'OperatorSignInFailed',
+  'OperatorSecondFactorVerified',
+  'OperatorSecondFactorFailed',
   'TransactionApproved',
   'TransactionRejected',
   'TransactionAssigned',
@@ -69,6 +71,9 @@ export function auditSentence(entry: AuditEntry, translate: Translate, operatorN
       return translate(after.secondFactorRequired ? `${key}_2fa` : key, { who });
     case 'OperatorSignInFailed':
       return translate(key, { username: text(after.username) ?? '?' });
+    case 'OperatorSecondFactorVerified':
+    case 'OperatorSecondFactorFailed':
+      return translate(key, { who: text(after.username) ?? who });
     case 'TransactionApproved':
     case 'DepositRequested':
     case 'WithdrawalRequested':
