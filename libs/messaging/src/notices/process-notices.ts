@@ -95,7 +95,9 @@ export class ProcessNoticesBridge implements ProcessNotices, OnApplicationBootst
       return;
     }
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ANNOUNCE_TIMEOUT_MS)));
+    const timedOut = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), ANNOUNCE_TIMEOUT_MS)),
+    );
     try {
       const sent = this.started.then(() => this.channel.publish(name));
       const outcome = await Promise.race([sent, timedOut]);
