@@ -17,7 +17,7 @@ export function createNoticeChannel(
       brokers: options.brokers,
       prefix: config.subjectPrefix,
       allNames,
-      clientId: `${options.clientId}.notices`,
+      clientId: options.clientId,
       sessionTimeoutMs: consumer?.sessionTimeout ?? 30_000,
     });
   }

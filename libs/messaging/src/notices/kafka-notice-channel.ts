@@ -29,7 +29,7 @@ export class KafkaNoticeChannel implements NoticeChannel {
 
   constructor(private readonly options: KafkaNoticeChannelOptions) {
     this.kafka = new Kafka({
-      clientId: options.clientId,
+      clientId: `${options.clientId}.notices`,
       brokers: options.brokers,
       logLevel: logLevel.NOTHING,
       retry: { initialRetryTime: 300, retries: 8 },

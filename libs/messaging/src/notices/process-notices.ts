@@ -89,11 +89,12 @@ export class ProcessNoticesBridge implements ProcessNotices, OnApplicationBootst
   }
 
   async announce(notice: object): Promise<void> {
-    const name = notice.constructor.name;
-    if (!BROADCAST_NOTICES.some((type) => notice instanceof type)) {
-      this.logger.error(`${name} is not a broadcast notice; not sent`);
+    const type = BROADCAST_NOTICES.find((candidate) => notice.constructor === candidate);
+    if (!type) {
+      this.logger.error(`${notice.constructor.name} is not a broadcast notice; not sent`);
       return;
     }
+    const name = type.name;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>(
       (resolve) => (timer = setTimeout(() => resolve('timeout'), ANNOUNCE_TIMEOUT_MS)),
