@@ -1,6 +1,8 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { noticeSubject, type NoticeChannel, type NoticeChannelHandlers } from './notice-channel.js';
 
+const CLOSE_DRAIN_TIMEOUT_MS = 2_000;
+
 /**
  * Notices over NATS: plain subscriptions (no queue group, unlike commands), so every process that
  * listens gets every notice. A connection of its own, which reconnects forever: a notice missed while
@@ -45,7 +47,14 @@ export class NatsNoticeChannel implements NoticeChannel {
   }
 
   async close(): Promise<void> {
-    await this.connection?.drain().catch(() => undefined);
+    const connection = this.connection;
+    if (!connection) return;
+    // A drain waits for the server; with the server gone it would wait as long as the reconnects go on.
+    let timer: NodeJS.Timeout | undefined;
+    const drained = connection.drain().catch(() => undefined);
+    await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_DRAIN_TIMEOUT_MS)))]);
+    clearTimeout(timer);
+    if (!connection.isClosed()) await connection.close().catch(() => undefined);
     await this.statusLoop;
   }
 }
