@@ -26,6 +26,13 @@ const ADMIN_PASSWORD = 'S3cure-pass!dist';
 const KEY = { apiKey: 'ak_dist_1', apiSecret: 'sk_dist_1' };
 /** A Merchant API provider: its deposits answer a payment URL served by the gateway process. */
 const MERCHANT_KEY = { apiKey: 'ak_dist_m1', apiSecret: 'sk_dist_m1' };
+/** A provider of its own for the cache test, which rotates its secret and disables it. */
+const ROTATED_KEY = { apiKey: 'ak_dist_r1', apiSecret: 'sk_dist_r1' };
+/**
+ * How soon after the panel's answer the separate gateway must refuse the old record: far under its
+ * cache's 5 s TTL, which is what a gateway without the broadcast notice would take.
+ */
+const STALE_AFTER_ANSWER_LIMIT_MS = 1_000;
 const READ_YOUR_WRITES_ROUNDS = 200;
 const IBAN = 'TR330006100519786457841326';
 /** Workload under the kills: deposits and withdrawals, each created, then approved. */
@@ -267,6 +274,7 @@ for (const transport of TRANSPORTS)
                 providers: [
                   { name: 'dist-h2h', infrastructure: 'dist', ...KEY },
                   { name: 'dist-merchant', infrastructure: 'dist-merchant', ...MERCHANT_KEY },
+                  { name: 'dist-rotated', infrastructure: 'dist', ...ROTATED_KEY },
                 ],
               },
             ],
@@ -360,6 +368,66 @@ for (const transport of TRANSPORTS)
         }
         expect(answer).toEqual({ status: 200, body: expect.objectContaining({ success: true }) });
       }, 60_000);
+
+      it('every gateway process refuses a rotated secret and a disabled provider right after the panel answers', async () => {
+        const auth = { authorization: `Bearer ${token}` };
+        // Two gateways: a notice handed to one process of a group (as commands are) would miss one.
+        const gateways = [gateway, await cluster.start('gateway-api')];
+        // Past authentication, an unknown transaction is a 404: the record was read and is now cached.
+        const status = (at: ServiceProcess, apiSecret: string) =>
+          http('POST', at.url('/status/NO-SUCH-TX'), undefined, {
+            'x-api-key': ROTATED_KEY.apiKey,
+            'x-api-secret': apiSecret,
+          });
+        const primed = async (apiSecret: string) => {
+          for (const at of gateways) expect((await status(at, apiSecret)).status).toBe(404);
+        };
+        /** Calls every gateway until it answers `refused` (or the limit): what came first, what last, and when. */
+        const untilRefused = (apiSecret: string, refused: number, answeredAtMs: number) =>
+          Promise.all(
+            gateways.map(async (at) => {
+              const first = await status(at, apiSecret);
+              let last = first;
+              while (last.status !== refused && Date.now() - answeredAtMs < STALE_AFTER_ANSWER_LIMIT_MS) {
+                await sleep(10);
+                last = await status(at, apiSecret);
+              }
+              return { first: first.status, last: last.status, afterMs: Date.now() - answeredAtMs };
+            }),
+          );
+        const listed = await http('GET', panel.url('/panel/providers'), undefined, auth);
+        const provider = (listed.body.items as Array<{ id: string; apiKey: string; name: string }>).find(
+          (p) => p.apiKey === ROTATED_KEY.apiKey,
+        )!;
+
+        await primed(ROTATED_KEY.apiSecret);
+        const rotated = await http('POST', panel.url('/panel/providers/rotate-secret'), { id: provider.id }, auth);
+        const rotatedAtMs = Date.now();
+        expect(rotated.status).toBe(201);
+        const oldSecret = await untilRefused(ROTATED_KEY.apiSecret, 401, rotatedAtMs);
+        console.log(`${transport.name}: the old secret after rotation, per gateway: ${JSON.stringify(oldSecret)}`);
+        // The notice is sent before the answer but heard asynchronously: the bound, not the first call.
+        for (const answer of oldSecret) {
+          expect(answer.last).toBe(401);
+          expect(answer.afterMs).toBeLessThan(STALE_AFTER_ANSWER_LIMIT_MS);
+        }
+
+        await primed(String(rotated.body.apiSecret));
+        const disabled = await http(
+          'POST',
+          panel.url('/panel/providers/save'),
+          { id: provider.id, name: provider.name, active: false },
+          auth,
+        );
+        const disabledAtMs = Date.now();
+        expect(disabled.status).toBe(201);
+        const afterDisable = await untilRefused(String(rotated.body.apiSecret), 403, disabledAtMs);
+        console.log(`${transport.name}: the disabled provider, per gateway: ${JSON.stringify(afterDisable)}`);
+        for (const answer of afterDisable) {
+          expect(answer.last).toBe(403);
+          expect(answer.afterMs).toBeLessThan(STALE_AFTER_ANSWER_LIMIT_MS);
+        }
+      }, 120_000);
 
       it('drives a deposit and a withdrawal through approval to a delivered callback', async () => {
         await h2h('deposit', 'D-0', 100_000, { 'x-request-id': `dist-${cluster.prefix}` });

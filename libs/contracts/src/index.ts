@@ -9,3 +9,4 @@ export * from './queries/index.js';
 export * from './openapi/index.js';
 export * from './panel/index.js';
 export * from './reconciliation/index.js';
+export * from './notices/index.js';

@@ -11,7 +11,13 @@ import {
   SQL_DATABASE,
   type SqlDatabase,
 } from '@transfergate/event-store';
-import { createTransportServer, messageCatalogOf, RemoteBusBridge, RemoteBusModule } from '@transfergate/messaging';
+import {
+  createTransportServer,
+  messageCatalogOf,
+  ProcessNoticesModule,
+  RemoteBusBridge,
+  RemoteBusModule,
+} from '@transfergate/messaging';
 import {
   createObservability,
   generateRequestId,
@@ -110,6 +116,8 @@ export async function startService(spec: ServiceSpec, env: NodeJS.ProcessEnv = p
           catalog: messageCatalogOf(contracts),
           server,
         }),
+        // Notices every process hears (the projection's cache invalidations), on the same transport.
+        ProcessNoticesModule.forRoot({ service: spec.service, transport: config.transport }),
         spec.module,
       ],
     })

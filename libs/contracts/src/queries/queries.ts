@@ -28,11 +28,11 @@ export class FindProviderByApiKeyQuery extends Query<ProviderCredentials | null>
 }
 
 /**
- * In-process notice, never sent between processes: a committed batch of the ledger projection
- * changed a provider, merchant or infrastructure record, so answers of FindProviderByApiKeyQuery
- * cached in this process may be stale. Published before the batch's waiters are released, so the
- * answer to a change (a disabled provider, a rotated secret) is never followed, in this process, by
- * a request authenticated against the record as it was.
+ * A committed batch of the ledger projection changed a provider, merchant or infrastructure record,
+ * so answers of FindProviderByApiKeyQuery cached in a process may be stale. Published on the
+ * projection's own EventBus before the batch's waiters are released (the embedded app: the answer to
+ * a change is never followed, in that process, by a request authenticated against the old record),
+ * and in distributed mode broadcast to every process (BROADCAST_NOTICES) before they are released too.
  */
 export class ProviderDirectoryChanged {}
 

@@ -36,9 +36,12 @@ export interface ConsumerOptions {
    * Called once a batch is committed with its checkpoint, before the position advances and its
    * waiters are released: an in-memory mirror of what the handler wrote is updated here, so that
    * whoever waited for the batch finds the mirror current too. `from` is the checkpoint the batch
-   * continued (a mirror that is not there missed batches). Synchronous by design.
+   * continued (a mirror that is not there missed batches). The mirror's update must be synchronous;
+   * a returned promise (a notice to other processes being sent) is awaited before the waiters are
+   * released, so it must be bounded in time, and a rejection is only reported (onError): the batch
+   * is committed whatever happens to it.
    */
-  afterCommit?: (batch: { from: GlobalPosition; last: GlobalPosition }) => void;
+  afterCommit?: (batch: { from: GlobalPosition; last: GlobalPosition }) => void | Promise<void>;
   onError?: (error: unknown) => void;
 }
 
@@ -154,7 +157,8 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
       throw error;
     }
     leaseHeldUntilMs = savedAtMs + leaseMs;
-    options.afterCommit?.({ from, last });
+    const notified = options.afterCommit?.({ from, last });
+    if (notified) await notified.catch((error: unknown) => options.onError?.(error));
     current = last;
     releaseWaiters();
     return read.scanned;

@@ -16,11 +16,12 @@ const UNKNOWN_KEY_SECRET = 'no-such-key';
 
 /**
  * Authenticates gateway callers. Provider records are cached (bounded) because every request needs
- * one. Where the ledger projection runs in this process (the embedded default), its committed
- * changes to providers, merchants and infrastructures drop the cache at once (ProviderDirectoryChanged,
- * before the change is answered), so a disabled provider or a rotated secret stops working with the
- * answer. A gateway process of its own (distributed mode) hears no such notice: there a record
- * changes for it within CACHE_TTL_MS.
+ * one. Committed changes to providers, merchants and infrastructures drop the cache
+ * (ProviderDirectoryChanged): where the ledger projection runs in this process (the embedded
+ * default) before the change is answered, so a disabled provider or a rotated secret stops working
+ * with the answer; in a gateway process of its own (distributed mode) when the broadcast notice
+ * arrives, which the ledger sends before it answers but which arrives asynchronously (README,
+ * Security). CACHE_TTL_MS bounds what a lost notice can cost.
  */
 @Injectable()
 export class ProviderAuthService {

@@ -2,6 +2,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
   type OnModuleInit,
@@ -9,7 +10,7 @@ import {
 import { EventBus } from '@nestjs/cqrs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { ProviderDirectoryChanged } from '@transfergate/contracts';
+import { PROCESS_NOTICES, ProviderDirectoryChanged, type ProcessNotices } from '@transfergate/contracts';
 import {
   EVENT_STORE,
   SQL_DATABASE,
@@ -37,6 +38,8 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
     @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
     private readonly events: EventBus,
+    /** Distributed mode: the other processes (every gateway) hear the projection's notices too. */
+    @Optional() @Inject(PROCESS_NOTICES) private readonly notices?: ProcessNotices,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -71,10 +74,14 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
       afterCommit: ({ from, last }) => {
         const effects = this.batchEffects ?? newDepositContextEffects();
         this.depositContext.onBatch(from, last, effects);
+        this.batchEffects = undefined;
+        if (!effects.providerDirectoryChanged) return undefined;
         // Handlers run synchronously inside publish (the gateway's cache drop is a Map clear), so
         // this happens before the batch's waiters, the commands that wrote it, are answered.
-        if (effects.providerDirectoryChanged) this.events.publish(new ProviderDirectoryChanged());
-        this.batchEffects = undefined;
+        this.events.publish(new ProviderDirectoryChanged());
+        // Other processes: the waiters are released once the transport has the notice (a bounded
+        // wait); the gateways drop their caches when it arrives, asynchronously (README, Security).
+        return this.notices?.announce(new ProviderDirectoryChanged());
       },
       onError: (error) => this.logger.error(`projection batch failed, will retry: ${String(error)}`),
     });

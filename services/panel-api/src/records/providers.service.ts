@@ -111,7 +111,7 @@ export class ProvidersService {
     };
   }
 
-  /** A new generated secret; the old one stops working once the gateway's 5 s provider cache expires. */
+  /** A new generated secret; every gateway is told to drop the old one before this answers (README, Security). */
   async rotateSecret(id: string, operator: OperatorContext) {
     const current = await this.bus.require('provider', id, 'provider');
     if (current.deleted) throw new DomainError('not_found', `provider ${id} is deleted`);

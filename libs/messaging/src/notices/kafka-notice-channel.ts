@@ -1,0 +1,86 @@
+import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
+import { ensureKafkaTopics, seekToStart } from '../kafka/kafka-topics.js';
+import { noticeSubject, type NoticeChannel, type NoticeChannelHandlers } from './notice-channel.js';
+
+/** One partition: notices are rare (operator changes) and every instance reads all of them. */
+const NOTICE_TOPIC_PARTITIONS = 1;
+const TOPIC_SETUP_TIMEOUT_MS = 60_000;
+
+export interface KafkaNoticeChannelOptions {
+  brokers: string[];
+  prefix: string;
+  /** Every notice of the catalogue: their topics exist before anything is announced or read. */
+  allNames: readonly string[];
+  /** Unique to this process (clientId and consumer group are named after it). */
+  clientId: string;
+  sessionTimeoutMs: number;
+}
+
+/**
+ * Notices over Kafka: one topic per notice, read by every process in a consumer group of its own
+ * (as the reply groups, ../kafka), so no instance shares a notice with another. A new group starts at
+ * the topic's end as read before joining (seekToStart), so a notice sent while it joined is not
+ * skipped; a (re)join or a crash of the consumer is reported as a gap.
+ */
+export class KafkaNoticeChannel implements NoticeChannel {
+  private readonly kafka: Kafka;
+  private producer?: Producer;
+  private consumer?: Consumer;
+
+  constructor(private readonly options: KafkaNoticeChannelOptions) {
+    this.kafka = new Kafka({
+      clientId: `${options.clientId}.notices`,
+      brokers: options.brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { initialRetryTime: 300, retries: 8 },
+    });
+  }
+
+  async start(names: readonly string[], handlers: NoticeChannelHandlers): Promise<void> {
+    const { prefix, brokers, clientId } = this.options;
+    const topics = names.map((name) => noticeSubject(prefix, name));
+    // Created here, not by the broker's auto-creation (see ensureKafkaTopics on KRaft).
+    const { endOffsets } = await ensureKafkaTopics({
+      brokers,
+      clientId,
+      topics: this.options.allNames.map((name) => noticeSubject(prefix, name)),
+      partitions: NOTICE_TOPIC_PARTITIONS,
+      timeoutMs: TOPIC_SETUP_TIMEOUT_MS,
+      endOffsetsOf: topics,
+    });
+    const producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await producer.connect();
+    this.producer = producer;
+    if (topics.length === 0) return;
+    const consumer = this.kafka.consumer({
+      groupId: `${clientId}.notices`,
+      sessionTimeout: this.options.sessionTimeoutMs,
+      heartbeatInterval: Math.min(1_000, Math.floor(this.options.sessionTimeoutMs / 10)),
+      maxWaitTimeInMs: 250,
+    });
+    consumer.on(consumer.events.GROUP_JOIN, () => handlers.onGap());
+    consumer.on(consumer.events.CRASH, () => handlers.onGap());
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: false });
+    const nameOf = new Map(names.map((name) => [noticeSubject(prefix, name), name]));
+    await consumer.run({
+      eachMessage: async ({ topic }) => {
+        const name = nameOf.get(topic);
+        if (name) handlers.onNotice(name);
+      },
+    });
+    seekToStart(consumer, endOffsets);
+    this.consumer = consumer;
+  }
+
+  async publish(name: string): Promise<void> {
+    const producer = this.producer;
+    if (!producer) throw new Error('notice channel not started');
+    await producer.send({ topic: noticeSubject(this.options.prefix, name), acks: -1, messages: [{ value: '' }] });
+  }
+
+  async close(): Promise<void> {
+    await this.consumer?.disconnect().catch(() => undefined);
+    await this.producer?.disconnect().catch(() => undefined);
+  }
+}
