@@ -29,5 +29,6 @@ export default {
     '<rootDir>/test/**/*.spec.ts',
   ],
   testTimeout: 60_000,
+  globalTeardown: '<rootDir>/test/support/report-open-resources.mjs',
   maxWorkers: 2,
 };

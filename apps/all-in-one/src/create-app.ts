@@ -53,6 +53,17 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: join(config.dataDir, 'pgdata') }),
     ...(options.schema ? { schema: options.schema } : {}),
   });
+  // A start that fails after the database is open releases it, and with it the data directory's lock:
+  // the caller may try again in this process, and nothing of the failed app keeps the process alive.
+  try {
+    return await startOn(db, config);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startOn(db: SqlDatabase, config: RuntimeConfig): Promise<RunningApp> {
   const observability = createObservability({
     service: 'all-in-one',
     logLevel: config.logLevel,
@@ -121,7 +132,13 @@ export async function createApp(config: RuntimeConfig, options: { schema?: strin
     app.get<string, PanelSettings>(PANEL_SETTINGS).runtimeApiSettings.callbackRetryScheduleMs =
       config.callbacks.retryScheduleMs;
   }
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // Modules that started before the failing one (the projection, the dispatcher) are stopped.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   const commands = app.get(CommandBus);
   const projection = app.get(LedgerProjectionRunner);
   const settle = async (timeoutMs = 15_000) => projection.waitFor(await store.headPosition(), timeoutMs);

@@ -1,0 +1,18 @@
+/**
+ * Jest's global teardown (same process as the suites under --runInBand): names what is still
+ * running once every suite has finished. `npm test` passes --forceExit so a leftover never hangs
+ * CI for its whole time limit; this line is what says there was one, and of what kind, so it gets
+ * fixed rather than hidden (a PGlite left open shows as Timeouts: its engine re-arms its own).
+ */
+import { setTimeout } from 'node:timers';
+
+export default async function reportOpenResources() {
+  // Sockets and timers of the last suite's own shutdown get a moment to finish.
+  await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+  const left = process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap');
+  if (left.length === 0) return;
+  const counts = new Map();
+  for (const kind of left) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  const list = [...counts].map(([kind, n]) => `${kind} ×${n}`).join(', ');
+  process.stderr.write(`\njest: still running after the last suite (a test left it open): ${list}\n`);
+}
