@@ -69,10 +69,9 @@ describe('signatures and hashes in the panel need secrets.view (PostgreSQL)', ()
       response.end(request.raw);
     });
 
-  it('Infrastructure deposit (GET): the SecurityKey only for admin, in the history, the callback body and the excerpt', async () => {
-    const externalId = `SEC-I-${Date.now()}`;
-    const request = infraRequest(externalId, 150, { CustomerFullName: 'Mehmet Demir' });
-    const securityKey = String(request.SecurityKey);
+  /** An Infrastructure deposit over GET (the SecurityKey in the query); its key and UUID. */
+  async function infraDeposit(externalId: string, amount: number) {
+    const request = infraRequest(externalId, amount, { CustomerFullName: 'Mehmet Demir' });
     const query = new URLSearchParams(Object.entries(request).map(([k, v]): [string, string] => [k, String(v)]));
     expect((await fetch(`${app.baseUrl}/deposits/deposit-request?${query}`)).status).toBe(200);
     const status = await postJson(
@@ -80,7 +79,12 @@ describe('signatures and hashes in the panel need secrets.view (PostgreSQL)', ()
       {},
       { 'x-api-key': CB_KEYS.infra.apiKey, 'x-api-secret': CB_KEYS.infra.apiSecret },
     );
-    const uuid = String(status.body.uuid);
+    return { request, securityKey: String(request.SecurityKey), uuid: String(status.body.uuid) };
+  }
+
+  it('Infrastructure deposit (GET): the SecurityKey only for admin, in the history, the callback body and the excerpt', async () => {
+    const externalId = `SEC-I-${Date.now()}`;
+    const { request, securityKey, uuid } = await infraDeposit(externalId, 150);
     echoingFailure('/cb-infra/deposit');
     expect((await client.post('/panel/deposit/approve', { id: uuid }, admin)).status).toBe(201);
     const deliveryId = await deliveredTwice(externalId);
@@ -129,15 +133,7 @@ describe('signatures and hashes in the panel need secrets.view (PostgreSQL)', ()
 
   it('a redirect target in a callback error: whole for admin, only its origin for an operator (list and detail)', async () => {
     const externalId = `SEC-R-${Date.now()}`;
-    const request = infraRequest(externalId, 170, { CustomerFullName: 'Mehmet Demir' });
-    const securityKey = String(request.SecurityKey);
-    const query = new URLSearchParams(Object.entries(request).map(([k, v]): [string, string] => [k, String(v)]));
-    expect((await fetch(`${app.baseUrl}/deposits/deposit-request?${query}`)).status).toBe(200);
-    const status = await postJson(
-      `${app.baseUrl}/status/${externalId}`,
-      {},
-      { 'x-api-key': CB_KEYS.infra.apiKey, 'x-api-secret': CB_KEYS.infra.apiSecret },
-    );
+    const { securityKey, uuid } = await infraDeposit(externalId, 170);
     // The receiver points elsewhere with the signature it got in the path and under a name the
     // body does not use: neither the secret field names nor a JSON echo would find it.
     const target = `https://elsewhere.example:8443/back/${securityKey}?sk=${securityKey}`;
@@ -147,7 +143,7 @@ describe('signatures and hashes in the panel need secrets.view (PostgreSQL)', ()
         response.end();
       });
     }
-    expect((await client.post('/panel/deposit/approve', { id: status.body.uuid }, admin)).status).toBe(201);
+    expect((await client.post('/panel/deposit/approve', { id: uuid }, admin)).status).toBe(201);
     const deadline = Date.now() + 15_000;
     let adminItem: { id: string; lastError: string | null } | undefined;
     while (!adminItem?.lastError) {
