@@ -5,6 +5,7 @@ import { EventLoopTurns } from './event-loop-turns.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { isInitialisedDataDir, unpackPgliteTemplate } from './pglite-template.js';
 import { PglitePreparedStatements } from './pglite-prepared.js';
+import { startAutovacuum, type RunningAutovacuum } from './pglite-autovacuum.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
 /**
@@ -83,11 +84,19 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
     },
     async close() {
       try {
+        await autovacuum?.stop();
         await db.close();
       } finally {
         await lock?.release();
       }
     },
   };
+  // A store on disk lives as long as the deployment: it gets the autovacuum PGlite lacks
+  // (pglite-autovacuum.ts). An in-memory one (tests, scratch work) ends with its process.
+  const autovacuum: RunningAutovacuum | undefined = dataDir
+    ? startAutovacuum(database, {
+        onError: (error) => process.emitWarning(`PGlite autovacuum round failed: ${String(error)}`),
+      })
+    : undefined;
   return database;
 }
