@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import { startFloor } from './floor.mjs';
 import { BODY_LIMIT, BOOTSTRAP, appConfig } from './app-config.mjs';
@@ -28,6 +28,11 @@ new PerformanceObserver((list) => {
     gc.maxMs = Math.max(gc.maxMs, entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
+
+// How long the event loop was blocked (a synchronous PGlite statement, a GC pause): a request
+// that arrives meanwhile waits that long. Reset at every sample.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 
 /** Statements per SQL text (its first 80 characters, whitespace folded), counted while `counting`. */
 const statements = new Map();
@@ -89,8 +94,10 @@ function countStatements(db) {
     );
 }
 
+const round1 = (n) => Math.round(n * 10) / 10;
 let close;
 let url;
+let store;
 if (kind === 'floor') {
   const floor = await startFloor(
     { kind: 'pglite', dataDir: join(dir, 'floor-pglite') },
@@ -109,6 +116,7 @@ if (kind === 'floor') {
   const running = await allInOne.createApp(appConfig(allInOne, { dataDir, secretKey: randomBytes(32) }));
   await running.provision(allInOne.parseBootstrap(BOOTSTRAP, 'bench'));
   countStatements(running.db);
+  store = running.store;
   await running.app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${running.app.getHttpServer().address().port}`;
   const profile = process.env.BENCH_CPU_PROF ? await startProfile() : undefined;
@@ -135,8 +143,16 @@ process.on('message', async (message) => {
       gc: { ...gc },
       statements: Object.fromEntries(statements),
       engineMs: Object.fromEntries(engineMs),
+      loopDelayMs: {
+        p50: round1(loopDelay.percentile(50) / 1e6),
+        p99: round1(loopDelay.percentile(99) / 1e6),
+        max: round1(loopDelay.max / 1e6),
+      },
+      appends: store?.appendCount,
+      appendGroups: store?.appendGroupsWritten,
       heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
     });
+    loopDelay.reset();
   } else if (message.cmd === 'close') {
     await close();
     process.exit(0);

@@ -7,8 +7,11 @@
 //   node bench/deposit-cpu.mjs                  (after npm run build)
 // Env: BENCH_FORMS (comma list of h2hDeposit, merchantDeposit, infrastructureDeposit; the order
 //      they run in, default that one), BENCH_ROUNDS (floor + app rounds, default 1),
-//      BENCH_APP_ROOT (another checkout's root to load the app from, e.g. a build of the base
-//      commit, for a back-to-back comparison; its own bench/deposit-cpu-server.mjs is used),
+//      BENCH_APP_ROOTS (comma list of checkout roots to load the app from, each round running
+//      them one after the other after the floor, e.g. a build of the base commit and this one, for
+//      a back-to-back comparison; each root's own bench/deposit-cpu-server.mjs is used; default
+//      this checkout),
+//      BENCH_SERVER_NODE_ARGS (node flags for the floor and app servers alike),
 //      BENCH_CPU_PROF (a file: the app server's CPU profile from its first request to its close).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -31,11 +34,15 @@ async function startServer(kind, root) {
   const { BENCH_CPU_PROF, ...env } = process.env;
   const child = fork(script, [kind, join(tmpRoot, `${kind}-${Date.now()}`)], {
     env: kind === 'app' && BENCH_CPU_PROF ? process.env : env,
+    // Node flags for both servers alike (e.g. heap sizes), space-separated.
+    execArgv: (process.env.BENCH_SERVER_NODE_ARGS || '').split(' ').filter(Boolean),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [hello] = await Promise.race([
     once(child, 'message'),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`${kind} server did not start`)), SERVER_TIMEOUT_MS)),
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`${kind} server did not start`)), SERVER_TIMEOUT_MS).unref(),
+    ),
   ]);
   const sample = async () => {
     child.send({ cmd: 'sample' });
@@ -75,6 +82,11 @@ async function phase(server, name) {
     gcMsPerSecond: round((after.gc.totalMs - before.gc.totalMs) / (result.seconds + 2), 1),
     gcMaxMs: round(after.gc.maxMs, 1),
     heapUsedMb: after.heapUsedMb,
+    loopDelayMs: after.loopDelayMs,
+    appendsPerGroup:
+      after.appendGroups > before.appendGroups
+        ? round((after.appends - before.appends) / (after.appendGroups - before.appendGroups), 1)
+        : undefined,
     statementsPerOk: round(
       Object.values(statements).reduce((a, b) => a + b, 0),
       2,
@@ -83,10 +95,10 @@ async function phase(server, name) {
   };
 }
 
-const appRoot = process.env.BENCH_APP_ROOT || fileURLToPath(new URL('..', import.meta.url));
 const here = fileURLToPath(new URL('..', import.meta.url));
+const appRoots = (process.env.BENCH_APP_ROOTS || here).split(',');
 console.log(
-  `app from ${appRoot}; forms ${FORMS.join(', ')}; load average ${os
+  `apps from ${appRoots.join(', ')}; forms ${FORMS.join(', ')}; load average ${os
     .loadavg()
     .map((v) => v.toFixed(2))
     .join(' ')}`,
@@ -97,24 +109,29 @@ try {
     const floor = await phase(floorServer, 'floorInsert');
     await floorServer.close();
     console.log(
-      `floor INSERT: ${floor.reqPerSec} req/s, p99 ${floor.p99Ms} ms, ${floor.cpuUsPerOk} µs CPU/req, GC ${floor.gcMsPerSecond} ms/s`,
+      `floor INSERT: ${floor.reqPerSec} req/s, p99 ${floor.p99Ms} ms, ${floor.cpuUsPerOk} µs CPU/req, GC ${floor.gcMsPerSecond} ms/s` +
+        `, max pause ${floor.gcMaxMs} ms, loop blocked p99 ${floor.loopDelayMs.p99} ms, max ${floor.loopDelayMs.max} ms`,
     );
-    const app = await startServer('app', appRoot);
-    for (const name of FORMS) {
-      const ours = await phase(app, name);
-      console.log(
-        `${name.padEnd(22)} ${String(ours.reqPerSec).padStart(7)} req/s (${round(ours.reqPerSec / floor.reqPerSec, 2)} of floor)` +
-          `  p99 ${ours.p99Ms} ms (${round(ours.p99Ms / floor.p99Ms, 2)}×)  CPU ${ours.cpuUsPerOk} µs/deposit` +
-          ` (${round(ours.cpuUsPerOk / floor.cpuUsPerOk, 2)}× floor; in PGlite ${ours.engineUsPerOk} µs)  GC ${ours.gcMsPerSecond} ms/s, max pause ${ours.gcMaxMs} ms, heap ${ours.heapUsedMb} MB` +
-          `  SQL ${ours.statementsPerOk}/deposit${ours.bad ? `  [${ours.bad} failed!]` : ''}`,
-      );
-      if (process.env.BENCH_SHOW_SQL)
-        for (const sql of new Set([...Object.keys(ours.statements), ...Object.keys(ours.engineUs)]))
-          console.log(
-            `    ${String(ours.statements[sql] ?? '-').padStart(6)}/deposit ${String(ours.engineUs[sql] ?? '-').padStart(5)} µs  ${sql}`,
-          );
+    for (const appRoot of appRoots) {
+      const app = await startServer('app', appRoot);
+      if (appRoots.length > 1) console.log(`app ${appRoot}`);
+      for (const name of FORMS) {
+        const ours = await phase(app, name);
+        console.log(
+          `${name.padEnd(22)} ${String(ours.reqPerSec).padStart(7)} req/s (${round(ours.reqPerSec / floor.reqPerSec, 2)} of floor)` +
+            `  p99 ${ours.p99Ms} ms (${round(ours.p99Ms / floor.p99Ms, 2)}×)  CPU ${ours.cpuUsPerOk} µs/deposit` +
+            ` (${round(ours.cpuUsPerOk / floor.cpuUsPerOk, 2)}× floor; in PGlite ${ours.engineUsPerOk} µs)  GC ${ours.gcMsPerSecond} ms/s, max pause ${ours.gcMaxMs} ms, heap ${ours.heapUsedMb} MB` +
+            `  SQL ${ours.statementsPerOk}/deposit, ${ours.appendsPerGroup} appends/group` +
+            `  loop blocked p99 ${ours.loopDelayMs.p99} ms, max ${ours.loopDelayMs.max} ms${ours.bad ? `  [${ours.bad} failed!]` : ''}`,
+        );
+        if (process.env.BENCH_SHOW_SQL)
+          for (const sql of new Set([...Object.keys(ours.statements), ...Object.keys(ours.engineUs)]))
+            console.log(
+              `    ${String(ours.statements[sql] ?? '-').padStart(6)}/deposit ${String(ours.engineUs[sql] ?? '-').padStart(5)} µs  ${sql}`,
+            );
+      }
+      await app.close();
     }
-    await app.close();
     console.log(
       `load average ${os
         .loadavg()
