@@ -14,8 +14,9 @@ type RowDescriptionMessage = messages.RowDescriptionMessage;
  * parse and plan for 0.1 ms of work). A named statement is parsed once and runs a cached generic
  * plan (plan_cache_mode, pglite-database.ts), which PlanFreshness discards whenever a table has
  * doubled. Each call then sends Bind, Execute and Sync as one message, exactly what `query()`
- * sends after its Parse and Describe (built by pglite-bind-message.ts, byte for byte PGlite's own), so parameters are serialized and rows parsed by PGlite's own
- * serializers and parsers: same values, same errors. Never analyzed, PGlite's planner has no
+ * sends after its Parse and Describe (built by pglite-bind-message.ts, byte for byte PGlite's
+ * own), so parameters are serialized and rows parsed by PGlite's own serializers and parsers:
+ * same values, same errors. Never analyzed, PGlite's planner has no
  * column statistics, so a plan for the actual parameter values would differ from the generic one
  * only by the table sizes it saw.
  *
