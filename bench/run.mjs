@@ -39,6 +39,7 @@ import * as allInOne from '../apps/all-in-one/dist/index.js';
 const { createApp, parseBootstrap } = allInOne;
 import { LOAD, SCENARIOS, measure, round } from './load.mjs';
 import { startFloor } from './floor.mjs';
+import { BODY_LIMIT, BOOTSTRAP, RATE_LIMIT_PER_MINUTE, appConfig } from './app-config.mjs';
 import { measureAppends } from './event-store-phase.mjs';
 import { measureReplay } from './replay-phase.mjs';
 import { measureReconciliation } from './reconciliation-phase.mjs';
@@ -58,7 +59,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 32;
-const BODY_LIMIT = 262_144;
 const ALL_PHASES = ['es', 'app', 'dist', 'callbacks', 'replay'];
 const PHASES = new Set((process.env.BENCH_PHASES || ALL_PHASES.join(',')).split(',').map((p) => p.trim()));
 for (const phase of PHASES) if (!ALL_PHASES.includes(phase)) throw new Error(`BENCH_PHASES: unknown phase ${phase}`);
@@ -75,63 +75,6 @@ const CALLBACK_N = {
   postgres: Number(process.env.BENCH_CB_N_PG || 1000),
 };
 const STATUS_IDS = 300; // identifiers the status phases cycle over
-// The per-provider limiter stays on (its cost is part of the request path) but at the highest
-// value the config accepts, so it never trips: all bench traffic uses one API key.
-const RATE_LIMIT_PER_MINUTE = 1_000_000;
-
-const BOOTSTRAP = {
-  infrastructures: [
-    {
-      name: 'Bench H2H',
-      slug: 'bench',
-      apiForm: 'h2h',
-      callbackFormat: 'h2h',
-      callback_deposit: 'http://127.0.0.1:9/cb/dep',
-      callback_withdrawal: 'http://127.0.0.1:9/cb/wd',
-    },
-    {
-      name: 'Bench Merchant',
-      slug: 'bench-merchant',
-      apiForm: 'merchant',
-      callbackFormat: 'merchant',
-      callback_deposit: 'http://127.0.0.1:9/cb/m/dep',
-      callback_withdrawal: 'http://127.0.0.1:9/cb/m/wd',
-    },
-    {
-      name: 'Bench Infra',
-      slug: 'bench-infra',
-      apiForm: 'infrastructure',
-      callbackFormat: 'infrastructure',
-      callback_deposit: 'http://127.0.0.1:9/cb/i/dep',
-      callback_withdrawal: 'http://127.0.0.1:9/cb/i/wd',
-    },
-  ],
-  merchants: [
-    {
-      name: 'Bench',
-      minAmount: 1,
-      maxAmount: 500000,
-      depositCommissionPercent: 1.5,
-      providers: [
-        { name: 'bench-h2h', infrastructure: 'bench', apiKey: 'ak_bench_1', apiSecret: 'sk_bench_1' },
-        { name: 'bench-merchant', infrastructure: 'bench-merchant', apiKey: 'ak_bench_m', apiSecret: 'sk_bench_m' },
-        { name: 'bench-infra', infrastructure: 'bench-infra', apiKey: 'ak_bench_i', apiSecret: 'sk_bench_i' },
-      ],
-    },
-  ],
-  bankAccounts: [
-    {
-      bank: 'Ziraat Bankası',
-      iban: 'TR330006100519786457841326',
-      holderName: 'Bench Ltd',
-      fast: true,
-      minAmount: 1,
-      maxAmount: 500000,
-      dailyLimit: 100000000000,
-    },
-  ],
-};
-
 // ---------------------------------------------------------------- bookkeeping
 const started = Date.now();
 const tmpRoot = mkdtempSync(join(os.tmpdir(), 'transfergate-bench-'));
@@ -266,31 +209,7 @@ async function appPhase(engineLabel, postgresSchema) {
   const dataDir = join(tmpRoot, `app-${engineLabel}`);
   mkdirSync(dataDir, { recursive: true });
   const secretKey = randomBytes(32);
-  const config = {
-    // The app's own defaults for every field (so a field added to RuntimeConfig gets its real
-    // default), then the bench's explicit values.
-    ...(typeof allInOne.loadRuntimeConfig === 'function'
-      ? allInOne.loadRuntimeConfig({
-          DATA_DIR: dataDir,
-          TRANSFERGATE_SECRET_KEY: secretKey.toString('base64'),
-          LOG_LEVEL: 'error',
-          RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
-        })
-      : {}),
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    ...(postgresSchema ? { databaseUrl: PG_URL } : {}),
-    depositTtlMs: 1_800_000,
-    secretKey,
-    bodyLimitBytes: BODY_LIMIT,
-    trustProxy: [],
-    shutdownTimeoutMs: 10_000,
-    logLevel: 'error',
-    rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
-    // The bench's callback receivers listen on loopback, which the egress policy refuses by default.
-    callbackAllowedTargets: ['127.0.0.1/32'],
-  };
+  const config = appConfig(allInOne, { dataDir, secretKey, databaseUrl: postgresSchema ? PG_URL : undefined });
   const t0 = Date.now();
   const running = await createApp(config, postgresSchema ? { schema: postgresSchema } : {});
   return withCleanup(

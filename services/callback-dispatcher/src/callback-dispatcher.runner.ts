@@ -22,6 +22,9 @@ import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { CALLBACK_EVENT_TYPES, enqueueCallbacks } from './enqueue/callback-enqueuer.js';
 import { CALLBACK_CONSUMER, CALLBACK_SCHEMA } from './schema.js';
 
+/** How often at most the consumer reads new events while they keep coming (catch-up-subscription.ts). */
+export const CONSUMER_MIN_READ_INTERVAL_MS = 100;
+
 /**
  * Runs the dispatcher: the `callback-dispatcher` consumer (a leased, checkpointed catch-up
  * subscription in transactional mode: each final transaction becomes one delivery row exactly once)
@@ -56,6 +59,10 @@ export class CallbackDispatcherRunner implements OnModuleInit, OnApplicationBoot
       owner,
       mode: 'transactional',
       idlePollMs: 200,
+      // Under a steady stream of deposits the consumer would otherwise scan every few ms for the
+      // rare final event (two statements and a commit each, ~1 per 45 deposits on PGlite, where
+      // they hold the one connection the deposits wait for): a callback may start up to this much later.
+      minReadIntervalMs: CONSUMER_MIN_READ_INTERVAL_MS,
       types: CALLBACK_EVENT_TYPES,
       handle: async (events, tx) => {
         const due = await enqueueCallbacks(events, tx, box);

@@ -1,4 +1,5 @@
 import { type PGlite, type messages, parse, protocol, types } from '@electric-sql/pglite';
+import { bindExecuteSync, type BindValue } from './pglite-bind-message.js';
 import { PLAN_CHECK_EVERY_RUNS, PlanFreshness } from './pglite-plan-freshness.js';
 
 type BackendMessage = messages.BackendMessage;
@@ -13,8 +14,9 @@ type RowDescriptionMessage = messages.RowDescriptionMessage;
  * parse and plan for 0.1 ms of work). A named statement is parsed once and runs a cached generic
  * plan (plan_cache_mode, pglite-database.ts), which PlanFreshness discards whenever a table has
  * doubled. Each call then sends Bind, Execute and Sync as one message, exactly what `query()`
- * sends after its Parse and Describe, so parameters are serialized and rows parsed by PGlite's own
- * serializers and parsers: same values, same errors. Never analyzed, PGlite's planner has no
+ * sends after its Parse and Describe (built by pglite-bind-message.ts, byte for byte PGlite's
+ * own), so parameters are serialized and rows parsed by PGlite's own serializers and parsers:
+ * same values, same errors. Never analyzed, PGlite's planner has no
  * column statistics, so a plan for the actual parameter values would differ from the generic one
  * only by the table sizes it saw.
  *
@@ -68,10 +70,9 @@ export class PglitePreparedStatements {
     const values = statement.paramTypes.length === 0 ? [] : this.serialize(statement, params);
     let messages: BackendMessage[];
     try {
-      messages = await this.db.execProtocolStream(
-        concat([protocol.serialize.bind({ statement: statement.name, values }), EXECUTE, SYNC]),
-        { syncToFs: false },
-      );
+      messages = await this.db.execProtocolStream(bindExecuteSync(statement.name, values, EXECUTE, SYNC), {
+        syncToFs: false,
+      });
     } catch (error) {
       // A table under the statement changed shape: the next call prepares it again.
       if ((error as { code?: unknown }).code === FEATURE_NOT_SUPPORTED) await this.forget(sql);
@@ -107,11 +108,11 @@ export class PglitePreparedStatements {
   }
 
   /** As `query()` does it: by the parameter's type, else `toString()`; null and undefined are NULL. */
-  private serialize(statement: Prepared, params: readonly unknown[]): (string | null)[] {
+  private serialize(statement: Prepared, params: readonly unknown[]): BindValue[] {
     return params.map((param, i) => {
       if (param === null || param === undefined) return null;
       const serializer = this.db.serializers[statement.paramTypes[i]!];
-      return serializer ? serializer(param) : (param as { toString(): string }).toString();
+      return serializer ? (serializer(param) as BindValue) : (param as { toString(): string }).toString();
     });
   }
 }

@@ -19,6 +19,15 @@ export interface ConsumerOptions {
    */
   coalesceMs?: number;
   /**
+   * Under a steady stream of appends a consumer reads again as soon as a batch is done, so its
+   * batches stay as small as the appends between two reads. A consumer that may lag (the callback
+   * dispatcher) sets this: it then starts a read at most once per this many ms, handling whatever
+   * arrived meanwhile in one batch, which costs one read and one checkpoint instead of many. Waiters
+   * (waitUntil) wait up to this much longer. A backlog (full batches) is read without pauses.
+   * Default 0.
+   */
+  minReadIntervalMs?: number;
+  /**
    * transactional: the handler runs in the same database transaction as the checkpoint update, so
    * a projection into the same database applies each batch exactly once.
    * after: the handler runs first, the checkpoint after (side effects elsewhere: at-least-once,
@@ -57,6 +66,8 @@ export interface RunningConsumer {
 }
 
 const DEFAULT_BATCH = 500;
+/** Bound on minReadIntervalMs: stop() waits for at most one such pause. */
+const MAX_READ_INTERVAL_MS = 1_000;
 /** How often an instance without the lease re-reads the checkpoint while something waits on it. */
 const WAITER_POLL_MS = 20;
 /** How often the lease holder re-reads while a waiter's position is committed but not yet readable. */
@@ -72,6 +83,10 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
   const idlePollMs = options.idlePollMs ?? 250;
   const leaseMs = options.leaseMs ?? 15_000;
   const coalesceMs = options.coalesceMs ?? 10;
+  const minReadIntervalMs = options.minReadIntervalMs ?? 0;
+  if (!Number.isInteger(minReadIntervalMs) || minReadIntervalMs < 0 || minReadIntervalMs > MAX_READ_INTERVAL_MS) {
+    throw new RangeError(`minReadIntervalMs must be an integer 0..${MAX_READ_INTERVAL_MS}`);
+  }
   await db.query(`insert into es_checkpoints (consumer) values ($1) on conflict (consumer) do nothing`, [options.name]);
 
   let stopped = false;
@@ -178,8 +193,17 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
   // A new waiter wakes an idle loop, so an instance without the lease reads the checkpoint at once.
   let wakeLoop: (() => void) | undefined;
 
+  let lastReadAtMs = 0;
+  // A full batch means a backlog: that is read on at full speed, never paused.
+  let lastBatchFull = false;
   const loop = (async () => {
     while (!stopped) {
+      const sinceLastReadMs = Date.now() - lastReadAtMs;
+      if (!lastBatchFull && sinceLastReadMs < minReadIntervalMs) {
+        await new Promise((resolve) => setTimeout(resolve, minReadIntervalMs - sinceLastReadMs));
+        if (stopped) break;
+      }
+      lastReadAtMs = Date.now();
       let handled: number;
       const appendsBefore = store.appendCount;
       try {
@@ -190,7 +214,8 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
         handled = -1;
       }
       if (stopped) break;
-      if (handled === batchSize) continue;
+      lastBatchFull = handled === batchSize;
+      if (lastBatchFull) continue;
       // Something was appended in this process while we read: read again now, not after a poll.
       if (handled >= 0 && store.appendCount !== appendsBefore) continue;
       // A waiter whose position is not reached yet (a writer below the snapshot's xmin still running,

@@ -1,0 +1,57 @@
+import { openPglite, type SqlDatabase, type SqlExecutor } from '@transfergate/event-store';
+import { NUMBER_BLOCK_SIZE, TransactionNumbers } from './transaction-numbers.js';
+
+/**
+ * Transaction numbers come a block at a time from the real sequence; the next block is fetched
+ * while the last numbers of the current one are handed out, so that (after the very first) no
+ * number waits for a round trip, which on PGlite queues behind whatever holds the connection.
+ */
+describe('TransactionNumbers', () => {
+  let db: SqlDatabase;
+  /** The database with every statement held back ROUND_TRIP_MS, like a busy connection. */
+  let slow: SqlExecutor;
+  const ROUND_TRIP_MS = 60;
+  beforeAll(async () => {
+    db = await openPglite();
+    await db.exec('create sequence txn_number_seq');
+    slow = {
+      query: async (sql, params) => {
+        await new Promise((resolve) => setTimeout(resolve, ROUND_TRIP_MS));
+        return db.query(sql, params);
+      },
+    };
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('hands out unique ascending numbers to concurrent callers', async () => {
+    const numbers = new TransactionNumbers(db);
+    const got = await Promise.all(Array.from({ length: 5 * NUMBER_BLOCK_SIZE }, () => numbers.next()));
+    expect(new Set(got).size).toBe(got.length);
+    expect(got).toEqual([...got].sort((a, b) => a - b));
+  });
+
+  it('only the first number waits for a round trip: later blocks arrive ahead of need', async () => {
+    const numbers = new TransactionNumbers(slow);
+    const waitedMs: number[] = [];
+    const got: number[] = [];
+    for (let i = 0; i < 4 * NUMBER_BLOCK_SIZE; i++) {
+      const started = performance.now();
+      got.push(await numbers.next());
+      waitedMs.push(performance.now() - started);
+      // Deposits keep coming while a block is on its way (one per ms here).
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(waitedMs[0]).toBeGreaterThanOrEqual(ROUND_TRIP_MS - 5);
+    const waiters = waitedMs.slice(1).filter((ms) => ms >= ROUND_TRIP_MS / 2);
+    expect(waiters).toEqual([]);
+    expect(new Set(got).size).toBe(got.length);
+    expect(got).toEqual([...got].sort((a, b) => a - b));
+  });
+
+  it('refuses block settings that cannot work', () => {
+    expect(() => new TransactionNumbers(db, 0)).toThrow(RangeError);
+    expect(() => new TransactionNumbers(db, 8, 8)).toThrow(RangeError);
+  });
+});
