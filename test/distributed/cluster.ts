@@ -14,6 +14,7 @@ export type Service = (typeof SERVICES)[number];
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const OUTPUT_LIMIT_CHARS = 200_000;
 const READY_TIMEOUT_MS = 90_000;
+const PROVISION_COMMAND_TIMEOUT_MS = 15_000;
 
 export function mainOf(service: Service): string {
   return resolve(`services/${service}/dist/main.js`);
@@ -120,7 +121,10 @@ export class Cluster {
       process.execPath,
       [resolve('apps/all-in-one/dist/provision-main.js'), '--bootstrap', bootstrapPath],
       {
-        env: { ...this.env(), ADMIN_PASSWORD: adminPassword },
+        // Provisioning is set-up here, not what a test measures: it gets a wait of its own, longer than
+        // the short one the services use (3 s on NATS), for the first commands a just-started cluster
+        // answers on a loaded 2-core machine (one CI run: no answer to the first command within 3 s).
+        env: { ...this.env(), ADMIN_PASSWORD: adminPassword, COMMAND_TIMEOUT_MS: String(PROVISION_COMMAND_TIMEOUT_MS) },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
