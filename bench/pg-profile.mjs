@@ -7,7 +7,7 @@ import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { setTimeout } from 'node:timers';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -78,15 +78,14 @@ const admin = new pg.Client({ connectionString: PG_URL });
 await admin.connect();
 await admin.query('create extension if not exists pg_stat_statements');
 
-/** CPU ticks of every process of the cluster listening on PG_PORT (postmaster and its children), by kind. */
-function clusterTicks() {
-  const byKind = {};
+/** CPU ticks of each process of the cluster listening on PG_PORT (postmaster and its children): pid -> [kind, ticks]. */
+function clusterProcesses() {
   const pmPid = Number(
     execSync(
       `head -1 $(psql -At -h 127.0.0.1 -p ${PG_PORT} -U postgres -c 'show data_directory')/postmaster.pid`,
     ).toString(),
   );
-  let ticks = 0;
+  const out = new Map();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
@@ -94,18 +93,46 @@ function clusterTicks() {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ppid = Number(fields[1]);
       if (Number(name) !== pmPid && ppid !== pmPid) continue;
-      const t = Number(fields[11]) + Number(fields[12]);
-      ticks += t;
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
       const kind = /postgres: (\w+) \w+ 127/.test(cmd)
         ? 'backend'
         : (cmd.match(/postgres: ([a-z ]+)/)?.[1]?.trim() ?? 'postmaster');
-      byKind[kind] = (byKind[kind] ?? 0) + t;
+      out.set(name, [kind, Number(fields[11]) + Number(fields[12])]);
     } catch {
       // gone meanwhile
     }
   }
-  return { ticks, byKind };
+  return out;
+}
+
+/**
+ * Samples the cluster's processes every 500 ms while a phase runs, so that a backend that exits
+ * in the window (a pool closing an idle connection) still counts what it used up to its last sample.
+ */
+function sampleCluster() {
+  const first = clusterProcesses();
+  const last = new Map(first);
+  const timer = setInterval(() => {
+    for (const [pid, value] of clusterProcesses()) last.set(pid, value);
+  }, 500);
+  return () => {
+    clearInterval(timer);
+    for (const [pid, value] of clusterProcesses()) last.set(pid, value);
+    const byKind = {};
+    let ticks = 0;
+    for (const [pid, [kind, t]] of last) {
+      const used = t - (first.get(pid)?.[1] ?? 0);
+      ticks += used;
+      byKind[kind] = (byKind[kind] ?? 0) + used;
+    }
+    return { ticks, byKind };
+  };
+}
+/** CPU ticks of this process's main thread (the app's event loop; autocannon has its own thread). */
+function mainThreadTicks() {
+  const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }
 const TICK_US = 1e6 / Number(execSync('getconf CLK_TCK').toString());
 
@@ -114,14 +141,12 @@ async function snapshot() {
     .rows[0];
   const db = (await admin.query('select xact_commit as c from pg_stat_database where datname = current_database()'))
     .rows[0];
-  const c = clusterTicks();
   return {
-    ticks: c.ticks,
-    byKind: c.byKind,
     walBytes: Number(wal.b),
     walRecords: Number(wal.r),
     fpi: Number(wal.f),
     commits: Number(db.c),
+    mainTicks: mainThreadTicks(),
     cpu: process.cpuUsage(),
   };
 }
@@ -158,11 +183,13 @@ async function profile(label, url, scenario) {
   await admin.query('select pg_stat_statements_reset()');
   await admin.query('select pg_stat_reset_shared($1)', ['wal']);
   const before = await snapshot();
+  const stopSampling = sampleCluster();
   const elu0 = performance.eventLoopUtilization();
   const result = await load(url, scenario, SECONDS);
   const elu = performance.eventLoopUtilization(elu0);
   await new Promise((r) => setTimeout(r, 600)); // pg_stat counters are flushed at transaction end / every 500 ms idle
   const after = await snapshot();
+  const cpu = stopSampling();
   const ok = Number(result['2xx']);
   const statements = (
     await admin.query(
@@ -179,10 +206,10 @@ async function profile(label, url, scenario) {
       .join(' ')}`,
   );
   console.log(
-    `   server CPU/req ${(((after.ticks - before.ticks) * TICK_US) / ok).toFixed(0)} us · commits/req ${per(after.commits - before.commits)} · WAL B/req ${per(after.walBytes - before.walBytes)} · WAL records/req ${per(after.walRecords - before.walRecords)} · FPI/req ${per(after.fpi - before.fpi)} · node main ELU ${elu.utilization.toFixed(2)}`,
+    `   server CPU/req ${((cpu.ticks * TICK_US) / ok).toFixed(0)} us · commits/req ${per(after.commits - before.commits)} · WAL B/req ${per(after.walBytes - before.walBytes)} · WAL records/req ${per(after.walRecords - before.walRecords)} · FPI/req ${per(after.fpi - before.fpi)} · node main ELU ${elu.utilization.toFixed(2)} · node main CPU/req ${(((after.mainTicks - before.mainTicks) * TICK_US) / ok).toFixed(0)} us`,
   );
-  const kinds = Object.keys(after.byKind)
-    .map((k) => `${k} ${((((after.byKind[k] ?? 0) - (before.byKind[k] ?? 0)) * TICK_US) / ok).toFixed(0)}`)
+  const kinds = Object.entries(cpu.byKind)
+    .map(([k, t]) => `${k} ${((t * TICK_US) / ok).toFixed(0)}`)
     .join(' · ');
   console.log(`   server CPU/req by process: ${kinds} us`);
   const total = statements.reduce((n, s) => n + s.total_exec_time, 0);
