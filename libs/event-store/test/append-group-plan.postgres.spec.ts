@@ -30,19 +30,6 @@ describe('append group statement plan on PostgreSQL', () => {
   it('probes es_streams by key instead of scanning it', async () => {
     const recording: SqlDatabase = {
       ...db,
-      // On a server the group travels as one simple query, its payload a literal: taken back apart
-      // here so that both the custom plan (what runs) and a generic plan are checked.
-      query: (sql, params) => {
-        const literal = /jsonb_array_elements\(( E)?'((?:[^']|'')*)'::jsonb\) as t\(w\)/.exec(sql);
-        if (params === undefined && literal) {
-          const text = literal[2]!.replace(/''/g, "'");
-          grouped.push({
-            sql: sql.slice(sql.indexOf(';\n') + 2).replace(literal[0], () => 'jsonb_array_elements($1::jsonb) as t(w)'),
-            params: [literal[1] ? text.replace(/\\\\/g, '\\') : text],
-          });
-        }
-        return db.query(sql, params);
-      },
       transaction: (work) =>
         db.transaction((tx) =>
           work({

@@ -4,7 +4,6 @@ import { sqlState, UNIQUE_VIOLATION, type SqlDatabase, type SqlExecutor } from '
 import { CHAIN_BACKFILL, CHAIN_BACKFILL_NEEDED, EVENT_STORE_SCHEMA } from './schema.js';
 import { GENESIS_HASH_SQL, canonicalEventSql, payloadChainHeadSql, payloadEventSql } from './event-chain.js';
 import { AppendGroups, type AppendGroupLimits, type GroupMember } from './append-groups.js';
-import { inlineParameter } from '../sql/sql-literal.js';
 import {
   IdempotencyConflictError,
   MAX_EVENTS_PER_APPEND,
@@ -410,24 +409,14 @@ export class PostgresEventStore implements EventStore {
     }
     let rows: GroupRow[];
     try {
-      const streams = JSON.stringify([...new Set(grouped.flatMap((m) => m.writes.map((w) => w.streamId)))].sort());
-      const oneEventEach = grouped.every((m) => m.writes.every((w) => w.events.length === 1));
-      const sql = oneEventEach ? GROUP_APPEND_ONE_EVENT_SQL : GROUP_APPEND_SQL;
-      const payload = groupPayload(grouped);
-      if (this.db.kind === 'postgres') {
-        // One round trip instead of four (BEGIN, locks, writes, COMMIT): a simple query of two
-        // statements is one implicit transaction, and each statement takes its own snapshot, so the
-        // writes still see the streams as they are once the locks are held. A simple query carries
-        // no parameters: the payload travels as a literal, parsed and planned on every group.
-        rows = (
-          await this.db.query<GroupRow>(`${inlineParameter(LOCK_STREAMS, streams)};\n${inlineParameter(sql, payload)}`)
-        ).rows;
-      } else {
-        rows = await this.db.transaction(async (tx) => {
-          await tx.query(LOCK_STREAMS, [streams]);
-          return (await tx.query<GroupRow>(sql, [payload])).rows;
-        });
-      }
+      rows = await this.db.transaction(async (tx) => {
+        await tx.query(LOCK_STREAMS, [
+          JSON.stringify([...new Set(grouped.flatMap((m) => m.writes.map((w) => w.streamId)))].sort()),
+        ]);
+        const oneEventEach = grouped.every((m) => m.writes.every((w) => w.events.length === 1));
+        const sql = oneEventEach ? GROUP_APPEND_ONE_EVENT_SQL : GROUP_APPEND_SQL;
+        return (await tx.query<GroupRow>(sql, [groupPayload(grouped)])).rows;
+      });
     } catch {
       // Whatever failed (a lost connection, a duplicate id committed meanwhile) took the whole
       // transaction with it. One by one in arrival order, so the first of two callers with the same
