@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { openPglite } from '../src/index.js';
 import { PostgresEventStore } from '../src/store/postgres-event-store.js';
 import { LeaseLostError, startConsumer } from '../src/subscriptions/catch-up-subscription.js';
-import { joinWrites } from '../src/subscriptions/batch-statement.js';
+import { MAX_DEFERRED_WRITES, joinWrites } from '../src/subscriptions/batch-statement.js';
 import type { SqlDatabase } from '../src/sql/sql-database.js';
 import { openTestPostgres } from '../../../test/support/postgres.js';
 
@@ -107,6 +107,31 @@ describe.each([
       const writing = seen.statements.filter((sql) => sql.includes('insert into noted'));
       expect(writing).toHaveLength(1);
       expect(writing[0]).toContain('update es_checkpoints');
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('writes past the bound of one statement one by one, in the batch transaction', async () => {
+    const { wrapped, seen } = counted(db);
+    const name = `bounded-${randomUUID()}`;
+    const rows = MAX_DEFERRED_WRITES + 6;
+    const ids = Array.from({ length: rows }, () => randomUUID());
+    const consumer = await startConsumer(new PostgresEventStore(wrapped), {
+      name,
+      owner: 'a',
+      mode: 'transactional',
+      idlePollMs: 5,
+      handle: async (events, tx) => {
+        if (!events.some((e) => e.type === 'Bounded')) return;
+        for (const id of ids) tx.defer('insert into noted (event_id, n) values ($1::uuid, 3)', [id]);
+      },
+    });
+    try {
+      const result = await store.append(`s-${randomUUID()}`, [{ ...event(), type: 'Bounded' }], 'no_stream');
+      await consumer.waitUntil(result.lastPosition, 10_000);
+      expect(await noted(ids)).toBe(rows);
+      expect(seen.transactions).toBe(1);
     } finally {
       await consumer.stop();
     }

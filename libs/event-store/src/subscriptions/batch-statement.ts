@@ -18,6 +18,17 @@ export interface BatchExecutor extends SqlExecutor {
 /** Deferred writes per statement: each is a CTE of one statement (bounded so the text stays small). */
 export const MAX_DEFERRED_WRITES = 64;
 
+/**
+ * Parameter characters per joined statement: a statement import defers chunks of thousands of rows
+ * each, which must not become one message of hundreds of MB.
+ */
+export const MAX_JOINED_PARAM_CHARS = 8 * 1024 * 1024;
+
+/** Characters of a statement's string parameters (the JSON row sets; scalars count nothing). */
+export function paramChars(statement: Statement): number {
+  return statement.params.reduce<number>((n, p) => n + (typeof p === 'string' ? p.length : 0), 0);
+}
+
 const PLACEHOLDER = /\$(\d+)/g;
 
 /**

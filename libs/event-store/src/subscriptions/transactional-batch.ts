@@ -1,5 +1,12 @@
 import type { SqlDatabase, SqlExecutor } from '../sql/sql-database.js';
-import { MAX_DEFERRED_WRITES, joinWrites, type BatchExecutor, type Statement } from './batch-statement.js';
+import {
+  MAX_DEFERRED_WRITES,
+  MAX_JOINED_PARAM_CHARS,
+  joinWrites,
+  paramChars,
+  type BatchExecutor,
+  type Statement,
+} from './batch-statement.js';
 
 /** A transaction opened on the handler's first immediate query and held until the batch ends. */
 interface OpenTransaction {
@@ -63,9 +70,17 @@ export async function runTransactionalBatch(
     }
     throw error;
   }
-  // Past the bound, the oldest deferred writes go one by one in the transaction (statement imports).
-  const alone = deferred.slice(0, Math.max(0, deferred.length - MAX_DEFERRED_WRITES));
-  const joined = joinWrites(deferred.slice(alone.length), closing);
+  // Past the bounds, the oldest deferred writes go one by one in the transaction (statement imports).
+  let joinedFrom = deferred.length;
+  let chars = paramChars(closing);
+  while (joinedFrom > 0 && deferred.length - joinedFrom < MAX_DEFERRED_WRITES) {
+    const next = chars + paramChars(deferred[joinedFrom - 1]!);
+    if (next > MAX_JOINED_PARAM_CHARS && joinedFrom < deferred.length) break;
+    chars = next;
+    joinedFrom--;
+  }
+  const alone = deferred.slice(0, joinedFrom);
+  const joined = joinWrites(deferred.slice(joinedFrom), closing);
   if (!open && alone.length === 0) {
     await db.query(joined.sql, joined.params);
     return;
