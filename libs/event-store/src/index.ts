@@ -8,6 +8,7 @@ export * from './store/postgres-event-store.js';
 export * from './store/append-groups.js';
 export * from './store/event-chain.js';
 export * from './subscriptions/catch-up-subscription.js';
+export * from './subscriptions/batch-statement.js';
 export * from './tokens.js';
 export * from './audit/audit-reader.js';
 export * from './audit/chain-check.js';

@@ -1,4 +1,6 @@
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { sqlState, type SqlExecutor } from '../sql/sql-database.js';
+import type { BatchExecutor, Statement } from './batch-statement.js';
+import { runTransactionalBatch } from './transactional-batch.js';
 import type { GlobalPosition, RecordedEvent } from '../store/event-store.js';
 import type { PostgresEventStore, TypedRead } from '../store/postgres-event-store.js';
 
@@ -40,7 +42,12 @@ export interface ConsumerOptions {
    * statement, without calling `handle`. Absent: every event is handed to `handle`.
    */
   types?: readonly string[];
-  handle: (events: RecordedEvent[], tx: SqlExecutor) => Promise<void>;
+  /**
+   * Writes the batch. `tx.defer` keeps a write that nothing in the batch reads back: deferred writes
+   * go to the server with the checkpoint in one statement (transactional mode), or after the handler
+   * one by one (after mode).
+   */
+  handle: (events: RecordedEvent[], tx: BatchExecutor) => Promise<void>;
   /**
    * Called once a batch is committed with its checkpoint, before the position advances and its
    * waiters are released: an in-memory mirror of what the handler wrote is updated here, so that
@@ -68,6 +75,8 @@ export interface RunningConsumer {
 const DEFAULT_BATCH = 500;
 /** Bound on minReadIntervalMs: stop() waits for at most one such pause. */
 const MAX_READ_INTERVAL_MS = 1_000;
+/** SQLSTATE of checkpointClosing's lost lease. */
+const DIVISION_BY_ZERO = '22012';
 /** How often an instance without the lease re-reads the checkpoint while something waits on it. */
 const WAITER_POLL_MS = 20;
 /** How often the lease holder re-reads while a waiter's position is committed but not yet readable. */
@@ -118,6 +127,20 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
     if (rows.length !== 1) throw new LeaseLostError(options.name);
   };
 
+  /**
+   * The checkpoint save as the closing part of a batch's one statement (joinWrites). A lost lease
+   * divides by zero: the error undoes the whole statement, the batch's writes with it.
+   */
+  const checkpointClosing = (position: GlobalPosition): Statement => ({
+    sql: `lease as (
+       update es_checkpoints set commit_xid = $2::text::xid8, seq = $3::bigint, updated_at = now(),
+         lease_until = now() + ($5::int * interval '1 millisecond')
+       where consumer = $1 and lease_owner = $4 returning 1
+     )
+     select 1 / count(*)::int as lease_held from lease`,
+    params: [options.name, position.commitXid, position.seq, options.owner, leaseMs],
+  });
+
   const reached = (): GlobalPosition => (isBefore(current, observed) ? observed : current);
 
   const releaseWaiters = () => {
@@ -158,12 +181,18 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
         // Only events the handler ignores: nothing to make atomic with the checkpoint.
         await saveCheckpoint(db, last);
       } else if (options.mode === 'transactional') {
-        await db.transaction(async (tx) => {
-          await options.handle(events, tx);
-          await saveCheckpoint(tx, last);
-        });
+        await runTransactionalBatch(db, (tx) => options.handle(events, tx), checkpointClosing(last)).catch(
+          (error: unknown) => {
+            throw sqlState(error) === DIVISION_BY_ZERO ? new LeaseLostError(options.name) : error;
+          },
+        );
       } else {
-        await options.handle(events, db);
+        const deferred: Statement[] = [];
+        await options.handle(events, {
+          query: (sql, params) => db.query(sql, params),
+          defer: (sql, params) => void deferred.push({ sql, params: [...params] }),
+        });
+        for (const write of deferred) await db.query(write.sql, write.params);
         await saveCheckpoint(db, last);
       }
     } catch (error) {

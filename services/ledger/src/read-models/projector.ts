@@ -1,5 +1,5 @@
 import { EVENT_CATALOG, STREAMS, type EventData, type EventType, type Transfer } from '@transfergate/contracts';
-import type { RecordedEvent, SqlExecutor } from '@transfergate/event-store';
+import type { BatchExecutor, RecordedEvent, SqlExecutor } from '@transfergate/event-store';
 import { evolve, type TransactionAggregate } from '../domain/transaction.js';
 import { RECORD_COLUMN_TYPES, reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
 
@@ -14,7 +14,7 @@ import { RECORD_COLUMN_TYPES, reconciliationRow, rowColumns } from '../reconcili
  * a burst of N deposits costs a handful of statements, not 2N.
  */
 export async function projectEvents(
-  tx: SqlExecutor,
+  tx: SqlExecutor | BatchExecutor,
   events: RecordedEvent[],
   effects?: DepositContextEffects,
 ): Promise<void> {
@@ -217,9 +217,18 @@ class ProjectionBatch {
   private readonly daily = new Map<string, { bankAccountId: string; day: string; deltaKurus: bigint }>();
 
   constructor(
-    readonly tx: SqlExecutor,
+    readonly tx: SqlExecutor | BatchExecutor,
     readonly effects?: DepositContextEffects,
   ) {}
+
+  /**
+   * A write of the flush: nothing of the batch reads it back and no two touch one row, so a
+   * consumer that can defer sends them all with its checkpoint in one statement.
+   */
+  private async write(sql: string, params: unknown[]): Promise<void> {
+    if ('defer' in this.tx) this.tx.defer(sql, params);
+    else await this.tx.query(sql, params);
+  }
 
   async transaction(transactionId: string): Promise<TransactionRow | undefined> {
     const known = this.transactions.get(transactionId);
@@ -288,12 +297,16 @@ class ProjectionBatch {
     else this.daily.set(key, { bankAccountId, day, deltaKurus });
   }
 
-  /** Transfers must be in the table before a settlement of this batch updates them. */
-  async flushTransfers(): Promise<void> {
+  /**
+   * Transfers must be in the table before a settlement of this batch updates them: `atOnce` then;
+   * at the flush they are one more deferred write.
+   */
+  async flushTransfers(atOnce: boolean): Promise<void> {
     if (this.newTransfers.length === 0) return;
     const rows = this.newTransfers;
     this.newTransfers = [];
-    await this.tx.query(
+    const run = atOnce ? (sql: string, params: unknown[]) => this.tx.query(sql, params) : this.write.bind(this);
+    await run(
       `insert into rm_transfers (transfer_id, transaction_id, merchant_id, debit_account, credit_account, amount_kurus,
          state, created_at, updated_at)
        select transfer_id, transaction_id, merchant_id, debit_account, credit_account, amount_kurus, state, created_at,
@@ -306,7 +319,7 @@ class ProjectionBatch {
 
   async flush(): Promise<void> {
     await this.flushTransactions();
-    await this.flushTransfers();
+    await this.flushTransfers(false);
     await this.flushBalances();
     await this.flushDaily();
     await this.flushRecords();
@@ -319,7 +332,7 @@ class ProjectionBatch {
       const columns = Object.keys(types);
       const all = [...rows.values()];
       for (let i = 0; i < all.length; i += RECORD_FLUSH_ROWS) {
-        await this.tx.query(
+        await this.write(
           `insert into ${table} (${columns.join(', ')})
            select ${columns.join(', ')} from jsonb_to_recordset($1::jsonb)
              as x(${columns.map((c) => `${c} ${types[c]}`).join(', ')})
@@ -378,7 +391,7 @@ class ProjectionBatch {
       }
     }
     if (inserts.length > 0) {
-      await this.tx.query(
+      await this.write(
         `insert into rm_transactions (transaction_id, number, type, state, merchant_id, provider_id, infrastructure_id,
            form, external_id, amount_kurus, original_amount_kurus, fee_kurus, customer, bank_account_id, iban,
            payment_token, expires_at, assignee, reason, version, created_at, updated_at)
@@ -394,7 +407,7 @@ class ProjectionBatch {
       );
     }
     if (updates.length > 0) {
-      await this.tx.query(
+      await this.write(
         `update rm_transactions t set state = x.state, amount_kurus = x.amount_kurus, fee_kurus = x.fee_kurus,
            assignee = x.assignee, reason = x.reason, version = x.version, updated_at = x.updated_at
          from jsonb_to_recordset($1::jsonb) as x(transaction_id uuid, state text, amount_kurus bigint,
@@ -411,7 +424,7 @@ class ProjectionBatch {
       account_id,
       ...Object.fromEntries(BALANCE_COLUMNS.map((c) => [c, (columns.get(c) ?? 0n).toString()])),
     }));
-    await this.tx.query(
+    await this.write(
       `insert into rm_balances (account_id, debits_pending_kurus, debits_posted_kurus, credits_pending_kurus,
          credits_posted_kurus)
        select account_id, debits_pending_kurus, debits_posted_kurus, credits_pending_kurus, credits_posted_kurus
@@ -434,7 +447,7 @@ class ProjectionBatch {
       day: d.day,
       issued_kurus: d.deltaKurus.toString(),
     }));
-    await this.tx.query(
+    await this.write(
       `insert into rm_bank_account_daily (bank_account_id, day, issued_kurus)
        select bank_account_id, day, issued_kurus
        from jsonb_to_recordset($1::jsonb) as x(bank_account_id text, day date, issued_kurus bigint)
@@ -520,7 +533,7 @@ async function settlePending(
   transactionId: string,
   state: 'posted' | 'voided',
 ): Promise<void> {
-  await batch.flushTransfers();
+  await batch.flushTransfers(true);
   const { rows } = await batch.tx.query<{ debit_account: string; credit_account: string; amount_kurus: string }>(
     `update rm_transfers set state = $2, updated_at = $3::timestamptz
      where transaction_id = $1 and state = 'pending'

@@ -1,0 +1,336 @@
+// Where the PostgreSQL server's time per deposit goes: runs the floor INSERT and the app's deposit
+// scenarios back to back against TEST_DATABASE_URL (a cluster with pg_stat_statements preloaded) and
+// prints, per request: server CPU (all backends of the cluster, /proc), statements, commits, WAL bytes,
+// and the top statements by execution time. Run as root or as the cluster's owner (reads /proc).
+import { readFileSync, readdirSync, mkdirSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import * as allInOne from '../apps/all-in-one/dist/index.js';
+import { SCENARIOS } from './load.mjs';
+import { startFloor } from './floor.mjs';
+
+const BOOTSTRAP = {
+  infrastructures: [
+    {
+      name: 'Bench H2H',
+      slug: 'bench',
+      apiForm: 'h2h',
+      callbackFormat: 'h2h',
+      callback_deposit: 'http://127.0.0.1:9/cb/dep',
+      callback_withdrawal: 'http://127.0.0.1:9/cb/wd',
+    },
+    {
+      name: 'Bench Merchant',
+      slug: 'bench-merchant',
+      apiForm: 'merchant',
+      callbackFormat: 'merchant',
+      callback_deposit: 'http://127.0.0.1:9/cb/m/dep',
+      callback_withdrawal: 'http://127.0.0.1:9/cb/m/wd',
+    },
+    {
+      name: 'Bench Infra',
+      slug: 'bench-infra',
+      apiForm: 'infrastructure',
+      callbackFormat: 'infrastructure',
+      callback_deposit: 'http://127.0.0.1:9/cb/i/dep',
+      callback_withdrawal: 'http://127.0.0.1:9/cb/i/wd',
+    },
+  ],
+  merchants: [
+    {
+      name: 'Bench',
+      minAmount: 1,
+      maxAmount: 500000,
+      depositCommissionPercent: 1.5,
+      providers: [
+        { name: 'bench-h2h', infrastructure: 'bench', apiKey: 'ak_bench_1', apiSecret: 'sk_bench_1' },
+        { name: 'bench-merchant', infrastructure: 'bench-merchant', apiKey: 'ak_bench_m', apiSecret: 'sk_bench_m' },
+        { name: 'bench-infra', infrastructure: 'bench-infra', apiKey: 'ak_bench_i', apiSecret: 'sk_bench_i' },
+      ],
+    },
+  ],
+  bankAccounts: [
+    {
+      bank: 'Ziraat Bankası',
+      iban: 'TR330006100519786457841326',
+      holderName: 'Bench Ltd',
+      fast: true,
+      minAmount: 1,
+      maxAmount: 500000,
+      dailyLimit: 100000000000,
+    },
+  ],
+};
+
+const PG_URL = process.env.TEST_DATABASE_URL;
+const PG_PORT = new URL(PG_URL).port || '5432';
+const SECONDS = Number(process.env.PROF_SECONDS || 10);
+const WANT = (process.env.PROF_SCENARIOS || 'floorInsert,h2hDeposit,merchantDeposit,infrastructureDeposit').split(',');
+const ON_RESPONSE = new URL('./h2h-response.cjs', import.meta.url).pathname;
+const suffix = randomBytes(3).toString('hex');
+const admin = new pg.Client({ connectionString: PG_URL });
+await admin.connect();
+await admin.query('create extension if not exists pg_stat_statements');
+
+/** CPU ticks of each process of the cluster listening on PG_PORT (postmaster and its children): pid -> [kind, ticks]. */
+function clusterProcesses() {
+  const pmPid = Number(
+    execSync(
+      `head -1 $(psql -At -h 127.0.0.1 -p ${PG_PORT} -U postgres -c 'show data_directory')/postmaster.pid`,
+    ).toString(),
+  );
+  const out = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(fields[1]);
+      if (Number(name) !== pmPid && ppid !== pmPid) continue;
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      const kind = /postgres: (\w+) \w+ 127/.test(cmd)
+        ? 'backend'
+        : (cmd.match(/postgres: ([a-z ]+)/)?.[1]?.trim() ?? 'postmaster');
+      out.set(name, [kind, Number(fields[11]) + Number(fields[12])]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * Samples the cluster's processes every 500 ms while a phase runs, so that a backend that exits
+ * in the window (a pool closing an idle connection) still counts what it used up to its last sample.
+ */
+function sampleCluster() {
+  const first = clusterProcesses();
+  const last = new Map(first);
+  const timer = setInterval(() => {
+    for (const [pid, value] of clusterProcesses()) last.set(pid, value);
+  }, 500);
+  return () => {
+    clearInterval(timer);
+    for (const [pid, value] of clusterProcesses()) last.set(pid, value);
+    const byKind = {};
+    let ticks = 0;
+    for (const [pid, [kind, t]] of last) {
+      const used = t - (first.get(pid)?.[1] ?? 0);
+      ticks += used;
+      byKind[kind] = (byKind[kind] ?? 0) + used;
+    }
+    return { ticks, byKind };
+  };
+}
+/** CPU ticks of this process's main thread (the app's event loop; autocannon has its own thread). */
+function mainThreadTicks() {
+  const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+const TICK_US = 1e6 / Number(execSync('getconf CLK_TCK').toString());
+
+async function snapshot() {
+  const wal = (await admin.query('select wal_bytes::bigint as b, wal_records as r, wal_fpi as f from pg_stat_wal'))
+    .rows[0];
+  const db = (await admin.query('select xact_commit as c from pg_stat_database where datname = current_database()'))
+    .rows[0];
+  return {
+    walBytes: Number(wal.b),
+    walRecords: Number(wal.r),
+    fpi: Number(wal.f),
+    commits: Number(db.c),
+    mainTicks: mainThreadTicks(),
+    cpu: process.cpuUsage(),
+  };
+}
+
+function load(url, scenario, seconds) {
+  Object.assign(process.env, { BENCH_PHASE: 'prof', BENCH_EXPECT: String(scenario.expect) });
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url,
+        connections: 32,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 10,
+        workers: 1,
+        requests: [
+          {
+            method: scenario.method,
+            path: scenario.path,
+            headers: scenario.headers,
+            setupRequest: scenario.setupRequest,
+            onResponse: ON_RESPONSE,
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
+}
+
+async function profile(label, url, scenario) {
+  await load(url, scenario, 2);
+  globalThis.afterWarmup?.();
+  await admin.query('select pg_stat_statements_reset()');
+  await admin.query('select pg_stat_reset_shared($1)', ['wal']);
+  const before = await snapshot();
+  const stopSampling = sampleCluster();
+  const elu0 = performance.eventLoopUtilization();
+  const result = await load(url, scenario, SECONDS);
+  const elu = performance.eventLoopUtilization(elu0);
+  await new Promise((r) => setTimeout(r, 600)); // pg_stat counters are flushed at transaction end / every 500 ms idle
+  const after = await snapshot();
+  const cpu = stopSampling();
+  const ok = Number(result['2xx']);
+  const statements = (
+    await admin.query(
+      `select calls, total_exec_time, rows, wal_bytes, shared_blks_dirtied, regexp_replace(left(query, 110), '\\s+', ' ', 'g') as q
+     from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+     order by total_exec_time desc limit 14`,
+    )
+  ).rows;
+  const per = (x) => (x / ok).toFixed(2);
+  console.log(
+    `\n== ${label}: ${ok} ok in ${result.duration}s = ${(ok / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} p99 ${result.latency.p99} ms, non2xx ${result.non2xx}; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `   server CPU/req ${((cpu.ticks * TICK_US) / ok).toFixed(0)} us · commits/req ${per(after.commits - before.commits)} · WAL B/req ${per(after.walBytes - before.walBytes)} · WAL records/req ${per(after.walRecords - before.walRecords)} · FPI/req ${per(after.fpi - before.fpi)} · node main ELU ${elu.utilization.toFixed(2)} · node main CPU/req ${(((after.mainTicks - before.mainTicks) * TICK_US) / ok).toFixed(0)} us`,
+  );
+  const kinds = Object.entries(cpu.byKind)
+    .map(([k, t]) => `${k} ${((t * TICK_US) / ok).toFixed(0)}`)
+    .join(' · ');
+  console.log(`   server CPU/req by process: ${kinds} us`);
+  const total = statements.reduce((n, s) => n + s.total_exec_time, 0);
+  for (const s of statements) {
+    console.log(
+      `   ${((s.total_exec_time * 1000) / ok).toFixed(0).padStart(5)} us/req  calls/req ${per(Number(s.calls)).padStart(5)}  rows/call ${(Number(s.rows) / Number(s.calls)).toFixed(1).padStart(6)}  WAL B/req ${per(Number(s.wal_bytes)).padStart(8)}  ${s.q}`,
+    );
+  }
+  return { ok, perSec: ok / result.duration, p99: result.latency.p99, total };
+}
+
+const out = {};
+if (WANT.includes('floorInsert')) {
+  const floor = await startFloor(
+    { kind: 'postgres', url: PG_URL, schema: `prof_floor_${suffix}` },
+    { path: SCENARIOS.floorInsert.path, bodyLimitBytes: 262_144 },
+  );
+  out.floor = await profile('floor INSERT', floor.url, SCENARIOS.floorInsert);
+  await floor.close();
+  await admin.query(`drop schema prof_floor_${suffix} cascade`);
+}
+const dataDir = join(os.tmpdir(), `prof-${suffix}`);
+mkdirSync(dataDir);
+const secretKey = randomBytes(32);
+const config = {
+  ...allInOne.loadRuntimeConfig({
+    DATA_DIR: dataDir,
+    TRANSFERGATE_SECRET_KEY: secretKey.toString('base64'),
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  }),
+  port: 0,
+  host: '127.0.0.1',
+  dataDir,
+  databaseUrl: PG_URL,
+  depositTtlMs: 1_800_000,
+  secretKey,
+  bodyLimitBytes: 262_144,
+  trustProxy: [],
+  shutdownTimeoutMs: 10_000,
+  logLevel: 'error',
+  rateLimitPerMinute: 1_000_000,
+  callbackAllowedTargets: ['127.0.0.1/32'],
+};
+const schema = `prof_app_${suffix}`;
+const running = await allInOne.createApp(config, { schema });
+await running.provision(allInOne.parseBootstrap(BOOTSTRAP, 'bench'));
+await running.app.listen({ port: 0, host: '127.0.0.1' });
+const url = `http://127.0.0.1:${running.app.getHttpServer().address().port}`;
+// Node-side wall time per statement kind and per transaction phase (queueing included).
+const timing = new Map();
+const note = (key, ms) => {
+  const t = timing.get(key) ?? { n: 0, ms: 0, max: 0 };
+  t.n++;
+  t.ms += ms;
+  t.max = Math.max(t.max, ms);
+  timing.set(key, t);
+};
+const kindOf = (sql) => sql.replace(/\s+/g, ' ').trim().slice(0, 60);
+if (process.env.PROF_TIMING) {
+  const db = running.db;
+  const query = db.query.bind(db);
+  db.query = async (sql, params) => {
+    const t = performance.now();
+    try {
+      return await query(sql, params);
+    } finally {
+      note('q ' + kindOf(sql), performance.now() - t);
+    }
+  };
+  const transaction = db.transaction.bind(db);
+  db.transaction = async (work) => {
+    const t0 = performance.now();
+    let t1, t2;
+    try {
+      return await transaction(async (tx) => {
+        t1 = performance.now();
+        note('tx connect+begin', t1 - t0);
+        const txq = tx.query.bind(tx);
+        const wrapped = {
+          ...tx,
+          query: async (sql, params) => {
+            const t = performance.now();
+            try {
+              return await txq(sql, params);
+            } finally {
+              note('  tx q ' + kindOf(sql), performance.now() - t);
+            }
+          },
+        };
+        try {
+          return await work(wrapped);
+        } finally {
+          t2 = performance.now();
+        }
+      });
+    } finally {
+      if (t2) note('tx commit', performance.now() - t2);
+      note('tx total', performance.now() - t0);
+    }
+  };
+}
+globalThis.afterWarmup = () => timing.clear();
+const printTiming = (ok) => {
+  for (const [k, t] of [...timing.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 16))
+    console.log(
+      `   node ${(t.ms / t.n).toFixed(2).padStart(7)} ms avg  max ${t.max.toFixed(0).padStart(4)}  n/req ${(t.n / ok).toFixed(3)}  ${k}`,
+    );
+  timing.clear();
+};
+for (const name of WANT.filter((n) => n !== 'floorInsert')) {
+  timing.clear();
+  out[name] = await profile(name, url, SCENARIOS[name]);
+  printTiming(out[name].ok);
+}
+await running.close();
+await admin.query(`drop schema ${schema} cascade`);
+if (out.floor)
+  for (const [name, r] of Object.entries(out))
+    if (name !== 'floor')
+      console.log(
+        `${name}: ours/floor ${(r.perSec / out.floor.perSec).toFixed(2)} req/s, p99 ${(r.p99 / out.floor.p99).toFixed(2)}x`,
+      );
+await admin.end();
