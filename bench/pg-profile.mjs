@@ -14,59 +14,7 @@ import pg from 'pg';
 import * as allInOne from '../apps/all-in-one/dist/index.js';
 import { SCENARIOS } from './load.mjs';
 import { startFloor } from './floor.mjs';
-
-const BOOTSTRAP = {
-  infrastructures: [
-    {
-      name: 'Bench H2H',
-      slug: 'bench',
-      apiForm: 'h2h',
-      callbackFormat: 'h2h',
-      callback_deposit: 'http://127.0.0.1:9/cb/dep',
-      callback_withdrawal: 'http://127.0.0.1:9/cb/wd',
-    },
-    {
-      name: 'Bench Merchant',
-      slug: 'bench-merchant',
-      apiForm: 'merchant',
-      callbackFormat: 'merchant',
-      callback_deposit: 'http://127.0.0.1:9/cb/m/dep',
-      callback_withdrawal: 'http://127.0.0.1:9/cb/m/wd',
-    },
-    {
-      name: 'Bench Infra',
-      slug: 'bench-infra',
-      apiForm: 'infrastructure',
-      callbackFormat: 'infrastructure',
-      callback_deposit: 'http://127.0.0.1:9/cb/i/dep',
-      callback_withdrawal: 'http://127.0.0.1:9/cb/i/wd',
-    },
-  ],
-  merchants: [
-    {
-      name: 'Bench',
-      minAmount: 1,
-      maxAmount: 500000,
-      depositCommissionPercent: 1.5,
-      providers: [
-        { name: 'bench-h2h', infrastructure: 'bench', apiKey: 'ak_bench_1', apiSecret: 'sk_bench_1' },
-        { name: 'bench-merchant', infrastructure: 'bench-merchant', apiKey: 'ak_bench_m', apiSecret: 'sk_bench_m' },
-        { name: 'bench-infra', infrastructure: 'bench-infra', apiKey: 'ak_bench_i', apiSecret: 'sk_bench_i' },
-      ],
-    },
-  ],
-  bankAccounts: [
-    {
-      bank: 'Ziraat Bankası',
-      iban: 'TR330006100519786457841326',
-      holderName: 'Bench Ltd',
-      fast: true,
-      minAmount: 1,
-      maxAmount: 500000,
-      dailyLimit: 100000000000,
-    },
-  ],
-};
+import { BODY_LIMIT, BOOTSTRAP, appConfig } from './app-config.mjs';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 const PG_PORT = new URL(PG_URL).port || '5432';
@@ -225,7 +173,7 @@ const out = {};
 if (WANT.includes('floorInsert')) {
   const floor = await startFloor(
     { kind: 'postgres', url: PG_URL, schema: `prof_floor_${suffix}` },
-    { path: SCENARIOS.floorInsert.path, bodyLimitBytes: 262_144 },
+    { path: SCENARIOS.floorInsert.path, bodyLimitBytes: BODY_LIMIT },
   );
   out.floor = await profile('floor INSERT', floor.url, SCENARIOS.floorInsert);
   await floor.close();
@@ -233,27 +181,7 @@ if (WANT.includes('floorInsert')) {
 }
 const dataDir = join(os.tmpdir(), `prof-${suffix}`);
 mkdirSync(dataDir);
-const secretKey = randomBytes(32);
-const config = {
-  ...allInOne.loadRuntimeConfig({
-    DATA_DIR: dataDir,
-    TRANSFERGATE_SECRET_KEY: secretKey.toString('base64'),
-    LOG_LEVEL: 'error',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  }),
-  port: 0,
-  host: '127.0.0.1',
-  dataDir,
-  databaseUrl: PG_URL,
-  depositTtlMs: 1_800_000,
-  secretKey,
-  bodyLimitBytes: 262_144,
-  trustProxy: [],
-  shutdownTimeoutMs: 10_000,
-  logLevel: 'error',
-  rateLimitPerMinute: 1_000_000,
-  callbackAllowedTargets: ['127.0.0.1/32'],
-};
+const config = appConfig(allInOne, { dataDir, secretKey: randomBytes(32), databaseUrl: PG_URL });
 const schema = `prof_app_${suffix}`;
 const running = await allInOne.createApp(config, { schema });
 await running.provision(allInOne.parseBootstrap(BOOTSTRAP, 'bench'));
