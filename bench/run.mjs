@@ -300,27 +300,7 @@ async function callbackPhase(engineLabel, postgresSchema) {
       mkdirSync(dataDir, { recursive: true });
       const secretKey = randomBytes(32);
       const config = {
-        ...allInOne.loadRuntimeConfig({
-          DATA_DIR: dataDir,
-          TRANSFERGATE_SECRET_KEY: secretKey.toString('base64'),
-          LOG_LEVEL: 'error',
-          RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
-          CALLBACK_RETRY_SCHEDULE_MS: CALLBACK_RETRY_SCHEDULE_MS.join(','),
-          CALLBACK_REQUEST_TIMEOUT_MS: String(CALLBACK_REQUEST_TIMEOUT_MS),
-          CALLBACK_LEASE_MS: String(CALLBACK_LEASE_MS),
-        }),
-        port: 0,
-        host: '127.0.0.1',
-        dataDir,
-        ...(postgresSchema ? { databaseUrl: PG_URL } : {}),
-        depositTtlMs: 1_800_000,
-        secretKey,
-        bodyLimitBytes: BODY_LIMIT,
-        trustProxy: [],
-        shutdownTimeoutMs: 10_000,
-        logLevel: 'error',
-        rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
-        callbackAllowedTargets: ['127.0.0.1/32'],
+        ...appConfig(allInOne, { dataDir, secretKey, databaseUrl: postgresSchema ? PG_URL : undefined }),
         callbacks: {
           retryScheduleMs: CALLBACK_RETRY_SCHEDULE_MS,
           requestTimeoutMs: CALLBACK_REQUEST_TIMEOUT_MS,
