@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PostgresEventStore, type SqlDatabase, type SqlExecutor } from '../src/index.js';
+import { PostgresEventStore, type SqlDatabase } from '../src/index.js';
+import { GROUP_APPEND_ONE_EVENT_SQL } from '../src/store/group-append-sql.js';
 import { openTestPostgres } from '../../../test/support/postgres.js';
 
 interface PlanNode {
@@ -28,18 +29,14 @@ describe('append group statement plan on PostgreSQL', () => {
   });
 
   it('probes es_streams by key instead of scanning it', async () => {
+    // The group's statement runs inside es_append_group_one_event (one call per group): its payload
+    // is captured from the call and the function's statement explained with it.
     const recording: SqlDatabase = {
       ...db,
-      transaction: (work) =>
-        db.transaction((tx) =>
-          work({
-            query: (sql, params) => {
-              if (params !== undefined && sql.includes('jsonb_array_elements($1::jsonb) as t(w)'))
-                grouped.push({ sql, params });
-              return tx.query(sql, params);
-            },
-          } satisfies SqlExecutor),
-        ),
+      query: (sql, params) => {
+        if (params !== undefined && sql.includes('es_append_group_one_event(')) grouped.push({ sql, params });
+        return db.query(sql, params);
+      },
     };
     const store = await PostgresEventStore.create(recording, { maxGroupsInFlight: 1, maxWritesPerGroup: 128 });
     const event = () => ({ eventId: randomUUID(), type: 'Planned', schemaVersion: 1, data: { n: 1 } });
@@ -54,8 +51,11 @@ describe('append group statement plan on PostgreSQL', () => {
     );
     expect(grouped.length).toBeGreaterThan(0);
 
-    const { sql, params } = grouped[grouped.length - 1]!;
-    const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`, params);
+    const { params } = grouped[grouped.length - 1]!;
+    const sql = GROUP_APPEND_ONE_EVENT_SQL;
+    const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${sql}`, [
+      params[0],
+    ]);
     const nodes = scansOf(rows[0]!['QUERY PLAN'][0].Plan);
     const streamScans = nodes.filter(
       (node) => node['Relation Name'] === 'es_streams' && node['Node Type'] !== 'ModifyTable',
@@ -63,7 +63,7 @@ describe('append group statement plan on PostgreSQL', () => {
     expect(streamScans.length).toBeGreaterThan(0);
     expect(streamScans.map((node) => node['Node Type'])).not.toContain('Seq Scan');
 
-    // The pool prepares the statement, so after a few runs the server may keep one generic plan.
+    // PL/pgSQL caches the function's plans, so after a few runs the server may keep one generic plan.
     const generic = await db.transaction(async (tx) => {
       const payload = `'${String(params[0]).replace(/'/g, "''")}'`;
       await tx.query(`prepare group_plan_probe(text) as ${sql}`);

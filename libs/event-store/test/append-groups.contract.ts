@@ -157,6 +157,7 @@ export function describeAppendGroups(adapter: string, open: () => Promise<SqlDat
       const hot = Array.from({ length: 5 }, (_, i) => stream(`hot${i}`));
       const tail = await live.headPosition();
       const groupsBefore = live.appendGroupsWritten;
+      const failedBefore = live.appendGroupsFailed;
       const CALLERS = 40;
       const ROUNDS = 6;
       const written: string[] = [];
@@ -179,6 +180,9 @@ export function describeAppendGroups(adapter: string, open: () => Promise<SqlDat
       );
       const appends = CALLERS * ROUNDS;
       expect(live.appendGroupsWritten - groupsBefore).toBeLessThan(appends);
+      // Groups in flight at once share hot streams: each must see the stream as the one before it
+      // left it (its locks, then a fresh snapshot), never fail on a version taken meanwhile.
+      expect(live.appendGroupsFailed - failedBefore).toBe(0);
 
       const seen: Array<{ eventId: string; streamId: string; streamVersion: number }> = [];
       let from = tail;
