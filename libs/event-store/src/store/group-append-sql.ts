@@ -214,15 +214,24 @@ export const GROUP_APPEND_FUNCTIONS = [
   groupAppendFunction('es_append_group_one_event', GROUP_APPEND_ONE_EVENT_SQL),
 ].join('\n');
 
-/**
- * The call that appends one group ($1: groupPayload, $2: its stream ids as a JSON array): the
- * one-event form when every write carries one event.
- */
-export function groupAppendCall(members: GroupMember[]): { sql: string; params: [string, string] } {
-  const oneEventEach = members.every((m) => m.writes.every((w) => w.events.length === 1));
-  const streams = [...new Set(members.flatMap((m) => m.writes.map((w) => w.streamId)))];
+/** What one group's append takes: $1 of the statements (groupPayload) and its stream ids to lock. */
+export interface GroupAppend {
+  payload: string;
+  streams: string;
+  /** Every write carries one event: the one-event statement (and function) applies. */
+  oneEventEach: boolean;
+}
+
+export function groupAppend(members: GroupMember[]): GroupAppend {
   return {
-    sql: `select * from ${oneEventEach ? 'es_append_group_one_event' : 'es_append_group'}($1::jsonb, $2::jsonb)`,
-    params: [groupPayload(members), JSON.stringify(streams)],
+    payload: groupPayload(members),
+    streams: JSON.stringify([...new Set(members.flatMap((m) => m.writes.map((w) => w.streamId)))]),
+    oneEventEach: members.every((m) => m.writes.every((w) => w.events.length === 1)),
   };
+}
+
+/** The group's append as one call (a server: one round trip, the commit included). */
+export function groupAppendCall(group: GroupAppend): { sql: string; params: [string, string] } {
+  const name = group.oneEventEach ? 'es_append_group_one_event' : 'es_append_group';
+  return { sql: `select * from ${name}($1::jsonb, $2::jsonb)`, params: [group.payload, group.streams] };
 }
