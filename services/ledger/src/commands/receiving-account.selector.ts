@@ -28,6 +28,12 @@ export interface DepositContext {
 @Injectable()
 export class ReceivingAccountSelector {
   private readonly numbers: TransactionNumbers;
+  /**
+   * The cache's records, parsed once each: the cache puts a new object in place of a record that
+   * changes, so an object seen before parses to what it parsed to then (a parse per deposit was 6 µs
+   * of its CPU). Frozen, since every deposit shares them.
+   */
+  private readonly parsedRecords = new WeakMap<object, MerchantRecord | ReceivingAccount>();
 
   constructor(
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
@@ -46,12 +52,25 @@ export class ReceivingAccountSelector {
       const merchant = view.merchantRecord(merchantId);
       const account = view.pickAccount(amountKurus, preferredBankCode, turkishDay(Date.now()));
       return {
-        merchant: merchant ? EVENT_CATALOG.MerchantConfigured.schema.parse(merchant) : undefined,
-        account: account ? EVENT_CATALOG.BankAccountConfigured.schema.parse(account) : undefined,
+        merchant: merchant ? this.parsedOnce(merchant, EVENT_CATALOG.MerchantConfigured.schema) : undefined,
+        account: account ? this.parsedOnce(account, EVENT_CATALOG.BankAccountConfigured.schema) : undefined,
         number: await this.numbers.next(),
       };
     }
     return this.fromSql(merchantId, amountKurus, preferredBankCode);
+  }
+
+  private parsedOnce<T extends MerchantRecord | ReceivingAccount>(
+    record: unknown,
+    schema: { parse(x: unknown): T },
+  ): T {
+    if (typeof record !== 'object' || record === null) return schema.parse(record);
+    const known = this.parsedRecords.get(record);
+    if (known) return known as T;
+    const parsed = schema.parse(record);
+    Object.freeze(parsed);
+    this.parsedRecords.set(record, parsed);
+    return parsed;
   }
 
   private async fromSql(merchantId: string, amountKurus: bigint, preferredBankCode?: string): Promise<DepositContext> {
