@@ -1,5 +1,5 @@
 import { openPglite, type SqlDatabase, type SqlExecutor } from '@transfergate/event-store';
-import { NUMBER_BLOCK_SIZE, TransactionNumbers } from './transaction-numbers.js';
+import { NUMBER_BLOCK_SIZE, NUMBER_REFILL_BELOW, TransactionNumbers } from './transaction-numbers.js';
 
 /**
  * Transaction numbers come a block at a time from the real sequence; the next block is fetched
@@ -10,7 +10,13 @@ describe('TransactionNumbers', () => {
   let db: SqlDatabase;
   /** The database with every statement held back ROUND_TRIP_MS, like a busy connection. */
   let slow: SqlExecutor;
-  const ROUND_TRIP_MS = 60;
+  const ROUND_TRIP_MS = 40;
+  /**
+   * One deposit per this many ms: the refill starts with NUMBER_REFILL_BELOW - 1 numbers left, which
+   * then last 31 x 4 = 124 ms against a 40 ms round trip. (At one per ms they lasted 31-60 ms against
+   * 60, so a run on a loaded machine saw a deposit wait: the test measured its own timers.)
+   */
+  const DEPOSIT_EVERY_MS = 4;
   beforeAll(async () => {
     db = await openPglite();
     await db.exec('create sequence txn_number_seq');
@@ -40,9 +46,10 @@ describe('TransactionNumbers', () => {
       const started = performance.now();
       got.push(await numbers.next());
       waitedMs.push(performance.now() - started);
-      // Deposits keep coming while a block is on its way (one per ms here).
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      // Deposits keep coming while a block is on its way.
+      await new Promise((resolve) => setTimeout(resolve, DEPOSIT_EVERY_MS));
     }
+    expect((NUMBER_REFILL_BELOW - 1) * DEPOSIT_EVERY_MS).toBeGreaterThanOrEqual(3 * ROUND_TRIP_MS);
     expect(waitedMs[0]).toBeGreaterThanOrEqual(ROUND_TRIP_MS - 5);
     const waiters = waitedMs.slice(1).filter((ms) => ms >= ROUND_TRIP_MS / 2);
     expect(waiters).toEqual([]);
