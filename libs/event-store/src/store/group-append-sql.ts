@@ -1,3 +1,7 @@
+/**
+ * The SQL of a group append (append-groups.ts gathers the callers, postgres-event-store.ts settles
+ * them): the group's statements and the server-side functions that run them in one call.
+ */
 import { GENESIS_HASH_SQL, canonicalEventSql } from './event-chain.js';
 import type { GroupMember } from './append-groups.js';
 
