@@ -8,6 +8,21 @@ import type { GroupMember } from './append-groups.js';
 /** Stream locks of several writes, taken in one fixed order (no deadlocks) before any write assigns an xid. */
 export const LOCK_STREAMS = `select pg_advisory_xact_lock(hashtextextended(s, 0)) from jsonb_array_elements_text($1::jsonb) as s order by s`;
 
+/** A payload write's fields, as both statements read them. */
+const WRITE_FIELDS = `(w->>'m')::int as m, (w->>'w')::int as w, w->>'s' as s, w->>'k' as k, (w->>'x')::int as x`;
+/** A write's stream as it is now, and whether the write's expectation holds. */
+const STREAM_NOW = `p.*, st.version as cur_version, st.head_hash as cur_head,
+         case p.k when 'no_stream' then st.stream_id is null
+                  when 'any' then true
+                  else st.version is not distinct from p.x end as ok`;
+/** Each write's stream by its key (see GROUP_APPEND_SQL on why a lateral probe). */
+const STREAM_LOOKUP = `from p left join lateral (select s.stream_id, s.version, s.head_hash from es_streams s where s.stream_id = p.s limit 1) st
+    on true`;
+/** A member is written only if all its writes hold and none of its event ids is stored already. */
+const MEMBERS = `members as (
+  select m, bool_and(ok) and not bool_or(stored) as member_ok, bool_or(stored) as has_stored_id from cur group by m
+)`;
+
 /**
  * A group's writes in one statement ($1: groupPayload), run after the group's stream locks so that
  * its snapshot sees every stream as the last writer left it and nobody moves them meanwhile.
@@ -24,26 +39,20 @@ export const LOCK_STREAMS = `select pg_advisory_xact_lock(hashtextextended(s, 0)
  */
 export const GROUP_APPEND_SQL = `
 with recursive p as (
-  select (w->>'m')::int as m, (w->>'w')::int as w, w->>'s' as s, w->>'k' as k, (w->>'x')::int as x,
+  select ${WRITE_FIELDS},
          w->'ev' as evs, jsonb_array_length(w->'ev') as n
   from jsonb_array_elements($1::jsonb) as t(w)
 ),
 cur as (
-  select p.*, st.version as cur_version, st.head_hash as cur_head,
-         case p.k when 'no_stream' then st.stream_id is null
-                  when 'any' then true
-                  else st.version is not distinct from p.x end as ok,
+  select ${STREAM_NOW},
          exists (select 1 from es_events e
                  where e.event_id = any (array(select (el.e->>'id')::uuid from jsonb_array_elements(p.evs) as el(e))))
            as stored
   -- One index probe per write (lateral, limit 1): as a plain join the planner guessed 100 payload
   -- rows and hashed the whole of es_streams, one row per transaction ever made, on every group.
-  from p left join lateral (select s.stream_id, s.version, s.head_hash from es_streams s where s.stream_id = p.s limit 1) st
-    on true
+  ${STREAM_LOOKUP}
 ),
-members as (
-  select m, bool_and(ok) and not bool_or(stored) as member_ok, bool_or(stored) as has_stored_id from cur group by m
-),
+${MEMBERS},
 todo as (
   select c.* from cur c join members mm on mm.m = c.m where mm.member_ok
 ),
@@ -98,24 +107,18 @@ order by c.m, c.w`;
  */
 export const GROUP_APPEND_ONE_EVENT_SQL = `
 with p as (
-  select (w->>'m')::int as m, (w->>'w')::int as w, w->>'s' as s, w->>'k' as k, (w->>'x')::int as x,
+  select ${WRITE_FIELDS},
          w->'ev'->0 as e
   from jsonb_array_elements($1::jsonb) as t(w)
 ),
 cur as (
-  select p.*, st.version as cur_version, st.head_hash as cur_head,
-         case p.k when 'no_stream' then st.stream_id is null
-                  when 'any' then true
-                  else st.version is not distinct from p.x end as ok,
+  select ${STREAM_NOW},
          -- A scalar subquery, never flattened into a semi join (which a generic plan may run as a
          -- hash join over all of es_events, like the stream lookup above).
          (select 1 from es_events e where e.event_id = (p.e->>'id')::uuid limit 1) is not null as stored
-  from p left join lateral (select s.stream_id, s.version, s.head_hash from es_streams s where s.stream_id = p.s limit 1) st
-    on true
+  ${STREAM_LOOKUP}
 ),
-members as (
-  select m, bool_and(ok) and not bool_or(stored) as member_ok, bool_or(stored) as has_stored_id from cur group by m
-),
+${MEMBERS},
 todo as (
   select c.m, c.w, c.s, c.e, c.cur_head, coalesce(c.cur_version, 0) + 1 as version,
          sha256(coalesce(c.cur_head, ${GENESIS_HASH_SQL}) || ${canonicalEventSql({
