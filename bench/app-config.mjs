@@ -7,6 +7,17 @@ export const BODY_LIMIT = 262_144;
 // value the config accepts, so it never trips: all bench traffic uses one API key.
 export const RATE_LIMIT_PER_MINUTE = 1_000_000;
 
+/** The one receiving account of every bench app (the deposit phases' and the callback phase's). */
+export const BENCH_BANK_ACCOUNT = {
+  bank: 'Ziraat Bankası',
+  iban: 'TR330006100519786457841326',
+  holderName: 'Bench Ltd',
+  fast: true,
+  minAmount: 1,
+  maxAmount: 500000,
+  dailyLimit: 100000000000,
+};
+
 export const BOOTSTRAP = {
   infrastructures: [
     {
@@ -47,17 +58,7 @@ export const BOOTSTRAP = {
       ],
     },
   ],
-  bankAccounts: [
-    {
-      bank: 'Ziraat Bankası',
-      iban: 'TR330006100519786457841326',
-      holderName: 'Bench Ltd',
-      fast: true,
-      minAmount: 1,
-      maxAmount: 500000,
-      dailyLimit: 100000000000,
-    },
-  ],
+  bankAccounts: [BENCH_BANK_ACCOUNT],
 };
 
 /** The bench's app config: the app's own defaults for every field, then the bench's explicit values. */

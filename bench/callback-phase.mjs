@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApproveTransactionCommand, RequestDepositCommand } from '../libs/contracts/dist/index.js';
 import { configIdFor } from '../services/ledger/dist/index.js';
+import { BENCH_BANK_ACCOUNT } from './app-config.mjs';
 
 export const CALLBACK_RETRY_SCHEDULE_MS = [0, 50, 50, 50, 50, 50, 50, 50];
 // Long enough for the receiver's gate (below) to hold the first requests while the approvals run.
@@ -48,17 +49,7 @@ export function callbackBootstrap(receiverUrl) {
         })),
       },
     ],
-    bankAccounts: [
-      {
-        bank: 'Ziraat Bankası',
-        iban: 'TR330006100519786457841326',
-        holderName: 'Bench Ltd',
-        fast: true,
-        minAmount: 1,
-        maxAmount: 500000,
-        dailyLimit: 100000000000,
-      },
-    ],
+    bankAccounts: [BENCH_BANK_ACCOUNT],
   };
 }
 

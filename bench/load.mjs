@@ -76,7 +76,7 @@ export const SCENARIOS = Object.freeze({
 });
 
 /** env: extra variables for the worker (e.g. the identifier file of a status phase). */
-function run(url, scenario, durationSeconds, phase, env) {
+export function runLoad(url, scenario, durationSeconds, phase, env) {
   // Copied into the worker's env at its creation; removed again afterwards.
   const vars = { BENCH_PHASE: phase, BENCH_EXPECT: String(scenario.expect), ...env };
   Object.assign(process.env, vars);
@@ -135,8 +135,8 @@ function summarise(result) {
 
 /** Warm-up (discarded except for its error counts), then the measured run. */
 export async function measure(url, scenario, phase, env = {}) {
-  const warm = summarise(await run(url, scenario, LOAD.warmupSeconds, `${phase} warm-up`, env));
-  const main = summarise(await run(url, scenario, LOAD.durationSeconds, phase, env));
+  const warm = summarise(await runLoad(url, scenario, LOAD.warmupSeconds, `${phase} warm-up`, env));
+  const main = summarise(await runLoad(url, scenario, LOAD.durationSeconds, phase, env));
   return {
     scenario: { method: scenario.method, path: scenario.route ?? scenario.path, expect: scenario.expect },
     ...main,

@@ -9,10 +9,9 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import * as allInOne from '../apps/all-in-one/dist/index.js';
-import { SCENARIOS } from './load.mjs';
+import { SCENARIOS, runLoad } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { BODY_LIMIT, BOOTSTRAP, appConfig } from './app-config.mjs';
 
@@ -20,7 +19,6 @@ const PG_URL = process.env.TEST_DATABASE_URL;
 const PG_PORT = new URL(PG_URL).port || '5432';
 const SECONDS = Number(process.env.PROF_SECONDS || 10);
 const WANT = (process.env.PROF_SCENARIOS || 'floorInsert,h2hDeposit,merchantDeposit,infrastructureDeposit').split(',');
-const ON_RESPONSE = new URL('./h2h-response.cjs', import.meta.url).pathname;
 const suffix = randomBytes(3).toString('hex');
 const admin = new pg.Client({ connectionString: PG_URL });
 await admin.connect();
@@ -99,31 +97,8 @@ async function snapshot() {
   };
 }
 
-function load(url, scenario, seconds) {
-  Object.assign(process.env, { BENCH_PHASE: 'prof', BENCH_EXPECT: String(scenario.expect) });
-  return new Promise((resolve, reject) =>
-    autocannon(
-      {
-        url,
-        connections: 32,
-        pipelining: 1,
-        duration: seconds,
-        timeout: 10,
-        workers: 1,
-        requests: [
-          {
-            method: scenario.method,
-            path: scenario.path,
-            headers: scenario.headers,
-            setupRequest: scenario.setupRequest,
-            onResponse: ON_RESPONSE,
-          },
-        ],
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    ),
-  );
-}
+/** One autocannon run with the bench's load settings (load.mjs), `seconds` long. */
+const load = (url, scenario, seconds) => runLoad(url, scenario, seconds, 'prof', {});
 
 async function profile(label, url, scenario) {
   await load(url, scenario, 2);
