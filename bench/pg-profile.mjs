@@ -16,7 +16,6 @@ import { startFloor } from './floor.mjs';
 import { BODY_LIMIT, BOOTSTRAP, appConfig } from './app-config.mjs';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
-const PG_PORT = new URL(PG_URL).port || '5432';
 const SECONDS = Number(process.env.PROF_SECONDS || 10);
 const WANT = (process.env.PROF_SCENARIOS || 'floorInsert,h2hDeposit,merchantDeposit,infrastructureDeposit').split(',');
 const suffix = randomBytes(3).toString('hex');
@@ -24,13 +23,20 @@ const admin = new pg.Client({ connectionString: PG_URL });
 await admin.connect();
 await admin.query('create extension if not exists pg_stat_statements');
 
-/** CPU ticks of each process of the cluster listening on PG_PORT (postmaster and its children): pid -> [kind, ticks]. */
+/**
+ * The cluster's postmaster, looked up once: the sampler below runs every 500 ms on the app's event
+ * loop, and a `psql` spawned there blocked it for about 40 ms each time (8% of a phase).
+ */
+const POSTMASTER_PID = Number(
+  readFileSync(
+    join((await admin.query('show data_directory')).rows[0].data_directory, 'postmaster.pid'),
+    'utf8',
+  ).split('\n')[0],
+);
+
+/** CPU ticks of each process of the cluster (postmaster and its children): pid -> [kind, ticks]. */
 function clusterProcesses() {
-  const pmPid = Number(
-    execSync(
-      `head -1 $(psql -At -h 127.0.0.1 -p ${PG_PORT} -U postgres -c 'show data_directory')/postmaster.pid`,
-    ).toString(),
-  );
+  const pmPid = POSTMASTER_PID;
   const out = new Map();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -80,6 +86,14 @@ function mainThreadTicks() {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
+/**
+ * The main thread's time on a CPU and time runnable but waiting for one (ns, /proc schedstat): the
+ * wait is what the server's processes, woken by our writes, take from this thread on two cores.
+ */
+function mainThreadSched() {
+  const [runNs, waitNs] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+  return { runNs, waitNs };
+}
 const TICK_US = 1e6 / Number(execSync('getconf CLK_TCK').toString());
 
 async function snapshot() {
@@ -93,6 +107,7 @@ async function snapshot() {
     fpi: Number(wal.f),
     commits: Number(db.c),
     mainTicks: mainThreadTicks(),
+    sched: mainThreadSched(),
     cpu: process.cpuUsage(),
   };
 }
@@ -129,7 +144,7 @@ async function profile(label, url, scenario) {
       .join(' ')}`,
   );
   console.log(
-    `   server CPU/req ${((cpu.ticks * TICK_US) / ok).toFixed(0)} us · commits/req ${per(after.commits - before.commits)} · WAL B/req ${per(after.walBytes - before.walBytes)} · WAL records/req ${per(after.walRecords - before.walRecords)} · FPI/req ${per(after.fpi - before.fpi)} · node main ELU ${elu.utilization.toFixed(2)} · node main CPU/req ${(((after.mainTicks - before.mainTicks) * TICK_US) / ok).toFixed(0)} us`,
+    `   server CPU/req ${((cpu.ticks * TICK_US) / ok).toFixed(0)} us · commits/req ${per(after.commits - before.commits)} · WAL B/req ${per(after.walBytes - before.walBytes)} · WAL records/req ${per(after.walRecords - before.walRecords)} · FPI/req ${per(after.fpi - before.fpi)} · node main ELU ${elu.utilization.toFixed(2)} · node main CPU/req ${(((after.mainTicks - before.mainTicks) * TICK_US) / ok).toFixed(0)} us · waiting for a CPU/req ${((after.sched.waitNs - before.sched.waitNs) / 1000 / ok).toFixed(0)} us`,
   );
   const kinds = Object.entries(cpu.byKind)
     .map(([k, t]) => `${k} ${((t * TICK_US) / ok).toFixed(0)}`)
