@@ -47,11 +47,11 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
       const ledger = await this.repository.loadMerchantLedger(input.merchantId);
       assertCanReserve(ledger, input.amountKurus + feeKurus, BigInt(merchant.overdraftLimitKurus));
       number ??= await this.repository.nextTransactionNumber();
-      const requested = domainEvent('WithdrawalRequested', {
-        ...originOf(input, transactionId, number),
-        feeKurus: feeKurus.toString(),
-        iban: iban.iban,
-      });
+      // Object.assign, not a leading spread followed by new keys (slow on Node 20's V8; same keys and order).
+      const requested = domainEvent(
+        'WithdrawalRequested',
+        Object.assign(originOf(input, transactionId, number), { feeKurus: feeKurus.toString(), iban: iban.iban }),
+      );
       const reserved = domainEvent('TransfersReserved', {
         transactionId,
         merchantId: input.merchantId,

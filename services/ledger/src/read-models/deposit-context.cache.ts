@@ -174,9 +174,21 @@ export class DepositContextCache implements DepositContextView {
   }
 }
 
+const DAY_MS = 86_400_000;
+const TURKEY_UTC_OFFSET_MS = 3 * 3_600_000;
+// Every deposit of a day asks for the same day: the last one is kept (a Date and its ISO string
+// cost about 1.5 µs a deposit).
+let lastDayNumber = Number.NaN;
+let lastDay = '';
+
 /** The Turkish business day (UTC+3, no DST since 2016) of an instant, as SQL's `date` prints it. */
 export function turkishDay(ms: number): string {
-  return new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
+  const dayNumber = Math.floor((ms + TURKEY_UTC_OFFSET_MS) / DAY_MS);
+  if (dayNumber !== lastDayNumber) {
+    lastDay = new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
+    lastDayNumber = dayNumber;
+  }
+  return lastDay;
 }
 
 function samePosition(a: GlobalPosition, b: GlobalPosition): boolean {

@@ -2,6 +2,7 @@ import { EVENT_CATALOG, STREAMS, type EventData, type EventType, type Transfer }
 import type { BatchExecutor, RecordedEvent, SqlExecutor } from '@transfergate/event-store';
 import { evolve, type TransactionAggregate } from '../domain/transaction.js';
 import { RECORD_COLUMN_TYPES, reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
+import { turkishDay } from './deposit-context.cache.js';
 
 /**
  * Applies events to the read models. Runs inside the consumer's transaction together with the
@@ -465,7 +466,7 @@ const RECORD_FLUSH_ROWS = 5_000;
 function turkishBusinessDay(isoUtc: string): string {
   const ms = Date.parse(isoUtc);
   if (Number.isNaN(ms)) throw new Error(`projection: unreadable event time ${isoUtc}`);
-  return new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
+  return turkishDay(ms);
 }
 
 /** The part of a deposit's amount its receiving account's day still counts (rejected/expired give it back). */
