@@ -45,6 +45,42 @@ const EVENT_COLUMNS = `event_id::text, stream_id, stream_version, type, schema_v
   xid::text as xid, seq::text as seq, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
   encode(hash, 'hex') as hash`;
 
+/**
+ * The global-order read (readAll): the first `limit` events after a position, all of them below
+ * every transaction still running (gap-free). The arguments are the statement's placeholders for
+ * the position's xid and seq and for the limit, so that another statement can carry the same read
+ * (a consumer's batch statement reads the next batch in it: readAllContinuation).
+ */
+function readAllSql(xid: string, seq: string, limit: string): string {
+  return `select ${EVENT_COLUMNS} from es_events
+       where (xid, seq) > (${xid}::text::xid8, ${seq}::bigint)
+         and xid < pg_snapshot_xmin(pg_current_snapshot())
+       order by es_events.xid, es_events.seq limit ${limit}`;
+}
+
+/**
+ * readAll as the tail of another statement: `name as (...)` for its WITH list, and the SELECT that
+ * ends the statement with `head` (a one-row CTE the statement must evaluate: a lease check) followed
+ * by the read's rows in global order. `events` reads them back from the statement's rows (the head
+ * alone when the read found nothing).
+ */
+export function readAllContinuation(
+  name: string,
+  head: string,
+  placeholders: { xid: string; seq: string; limit: string },
+): { cte: string; select: string; events(rows: Array<Record<string, unknown>>): RecordedEvent[] } {
+  return {
+    cte: `${name} as (${readAllSql(placeholders.xid, placeholders.seq, placeholders.limit)})`,
+    // A left join: the head's row comes back (and its check runs) even when nothing was read.
+    select: `select ${head}.*, ${name}.* from ${head} left join ${name} on true
+       order by ${name}.xid::xid8, ${name}.seq::bigint`,
+    events: (rows) =>
+      (rows as unknown as EventRow[])
+        .filter((row) => row.event_id !== null && row.event_id !== undefined)
+        .map(toRecorded),
+  };
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     eventId: row.event_id,
@@ -416,13 +452,7 @@ export class PostgresEventStore implements EventStore {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_READ_BATCH) {
       throw new RangeError(`readAll limit must be 1..${MAX_READ_BATCH}, got ${limit}`);
     }
-    const { rows } = await this.db.query<EventRow>(
-      `select ${EVENT_COLUMNS} from es_events
-       where (xid, seq) > ($1::text::xid8, $2::bigint)
-         and xid < pg_snapshot_xmin(pg_current_snapshot())
-       order by es_events.xid, es_events.seq limit $3`,
-      [after.commitXid, after.seq, limit],
-    );
+    const { rows } = await this.db.query<EventRow>(readAllSql('$1', '$2', '$3'), [after.commitXid, after.seq, limit]);
     return rows.map(toRecorded);
   }
 

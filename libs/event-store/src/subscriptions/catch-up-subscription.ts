@@ -2,7 +2,7 @@ import { sqlState, type SqlExecutor } from '../sql/sql-database.js';
 import type { BatchExecutor, Statement } from './batch-statement.js';
 import { runTransactionalBatch } from './transactional-batch.js';
 import type { GlobalPosition, RecordedEvent } from '../store/event-store.js';
-import type { PostgresEventStore, TypedRead } from '../store/postgres-event-store.js';
+import { readAllContinuation, type PostgresEventStore, type TypedRead } from '../store/postgres-event-store.js';
 
 export interface ConsumerOptions {
   /** Unique consumer name: its checkpoint and lease row. */
@@ -130,16 +130,33 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
   /**
    * The checkpoint save as the closing part of a batch's one statement (joinWrites). A lost lease
    * divides by zero: the error undoes the whole statement, the batch's writes with it.
+   * A consumer of every event also reads the next batch in that statement (readAllContinuation):
+   * under load a batch then costs one round trip, not a read and a write, and the events appended
+   * meanwhile are answered as soon as that statement is. The read is the one readAll makes, after
+   * the position the statement saves, below every transaction running when the statement began
+   * (its own has no xid yet then, or holds back only later events); it counts only once the
+   * statement has committed.
    */
+  const readsNext = options.mode === 'transactional' && !options.types;
+  const nextBatch = readAllContinuation('next_batch', 'lease_check', { xid: '$2', seq: '$3', limit: '$6' });
   const checkpointClosing = (position: GlobalPosition): Statement => ({
     sql: `lease as (
        update es_checkpoints set commit_xid = $2::text::xid8, seq = $3::bigint, updated_at = now(),
          lease_until = now() + ($5::int * interval '1 millisecond')
        where consumer = $1 and lease_owner = $4 returning 1
-     )
-     select 1 / count(*)::int as lease_held from lease`,
-    params: [options.name, position.commitXid, position.seq, options.owner, leaseMs],
+     ),
+     lease_check as (select 1 / count(*)::int as lease_held from lease)${
+       readsNext
+         ? `,
+     ${nextBatch.cte}
+     ${nextBatch.select}`
+         : `
+     select lease_held from lease_check`
+     }`,
+    params: [options.name, position.commitXid, position.seq, options.owner, leaseMs, ...(readsNext ? [batchSize] : [])],
   });
+  /** The next batch as the last batch statement read it, valid while the consumer is still `after` there. */
+  let readAhead: { after: GlobalPosition; events: RecordedEvent[] } | undefined;
 
   const reached = (): GlobalPosition => (isBefore(current, observed) ? observed : current);
 
@@ -167,9 +184,13 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
       leaseHeldUntilMs = Date.now() + leaseMs;
     }
     const from = current;
-    const read = options.types
-      ? await store.readAllOfTypes(from, batchSize, options.types)
-      : wholeRead(await store.readAll(from, batchSize));
+    const ahead = readAhead && samePosition(readAhead.after, from) ? readAhead.events : undefined;
+    readAhead = undefined;
+    const read = ahead
+      ? wholeRead(ahead)
+      : options.types
+        ? await store.readAllOfTypes(from, batchSize, options.types)
+        : wholeRead(await store.readAll(from, batchSize));
     if (!read.last) {
       releaseWaiters();
       return 0;
@@ -181,11 +202,13 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
         // Only events the handler ignores: nothing to make atomic with the checkpoint.
         await saveCheckpoint(db, last);
       } else if (options.mode === 'transactional') {
-        await runTransactionalBatch(db, (tx) => options.handle(events, tx), checkpointClosing(last)).catch(
+        const rows = await runTransactionalBatch(db, (tx) => options.handle(events, tx), checkpointClosing(last)).catch(
           (error: unknown) => {
             throw sqlState(error) === DIVISION_BY_ZERO ? new LeaseLostError(options.name) : error;
           },
         );
+        const next = readsNext ? nextBatch.events(rows) : [];
+        if (next.length > 0) readAhead = { after: last, events: next };
       } else {
         const deferred: Statement[] = [];
         await options.handle(events, {
@@ -245,6 +268,8 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
       if (stopped) break;
       lastBatchFull = handled === batchSize;
       if (lastBatchFull) continue;
+      // The batch statement already read the next batch.
+      if (readAhead) continue;
       // Something was appended in this process while we read: read again now, not after a poll.
       if (handled >= 0 && store.appendCount !== appendsBefore) continue;
       // A waiter whose position is not reached yet (a writer below the snapshot's xmin still running,
@@ -307,6 +332,10 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
 function wholeRead(events: RecordedEvent[]): TypedRead {
   const last = events[events.length - 1];
   return last ? { events, scanned: events.length, last: last.position } : { events, scanned: 0 };
+}
+
+function samePosition(a: GlobalPosition, b: GlobalPosition): boolean {
+  return a.commitXid === b.commitXid && a.seq === b.seq;
 }
 
 function isBefore(a: GlobalPosition, b: GlobalPosition): boolean {

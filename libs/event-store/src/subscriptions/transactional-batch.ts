@@ -44,12 +44,13 @@ function openTransaction(db: SqlDatabase): OpenTransaction {
  * defers (a batch of new deposits: nothing to read back) costs exactly that statement, one round
  * trip and one commit, without BEGIN and COMMIT. A handler that queries runs in a transaction
  * opened at its first query, and the joined statement ends that transaction before its commit.
+ * Answers the joined statement's rows (`closing`'s SELECT), once committed.
  */
 export async function runTransactionalBatch(
   db: SqlDatabase,
   handle: (tx: BatchExecutor) => Promise<void>,
   closing: Statement,
-): Promise<void> {
+): Promise<Array<Record<string, unknown>>> {
   const deferred: Statement[] = [];
   let open: OpenTransaction | undefined;
   const executor: BatchExecutor = {
@@ -81,15 +82,13 @@ export async function runTransactionalBatch(
   }
   const alone = deferred.slice(0, joinedFrom);
   const joined = joinWrites(deferred.slice(joinedFrom), closing);
-  if (!open && alone.length === 0) {
-    await db.query(joined.sql, joined.params);
-    return;
-  }
+  if (!open && alone.length === 0) return (await db.query(joined.sql, joined.params)).rows;
   const transaction = open ?? openTransaction(db);
+  let rows: Array<Record<string, unknown>>;
   try {
     const tx = await transaction.tx;
     for (const write of alone) await tx.query(write.sql, write.params);
-    await tx.query(joined.sql, joined.params);
+    rows = (await tx.query(joined.sql, joined.params)).rows;
     transaction.finish();
   } catch (error) {
     transaction.finish(error);
@@ -97,4 +96,5 @@ export async function runTransactionalBatch(
     throw error;
   }
   await transaction.done;
+  return rows;
 }
