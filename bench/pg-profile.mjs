@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, mkdirSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, constants as perfConstants, performance } from 'node:perf_hooks';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -28,10 +28,9 @@ await admin.query('create extension if not exists pg_stat_statements');
  * loop, and a `psql` spawned there blocked it for about 40 ms each time (8% of a phase).
  */
 const POSTMASTER_PID = Number(
-  readFileSync(
-    join((await admin.query('show data_directory')).rows[0].data_directory, 'postmaster.pid'),
-    'utf8',
-  ).split('\n')[0],
+  readFileSync(join((await admin.query('show data_directory')).rows[0].data_directory, 'postmaster.pid'), 'utf8').split(
+    '\n',
+  )[0],
 );
 
 /** CPU ticks of each process of the cluster (postmaster and its children): pid -> [kind, ticks]. */
@@ -91,10 +90,44 @@ function mainThreadTicks() {
  * wait is what the server's processes, woken by our writes, take from this thread on two cores.
  */
 function mainThreadSched() {
-  const [runNs, waitNs] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+  const [runNs, waitNs] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8')
+    .split(' ')
+    .map(Number);
   return { runNs, waitNs };
 }
 const TICK_US = 1e6 / Number(execSync('getconf CLK_TCK').toString());
+
+/** utime and stime ticks of a thread of this process (fields 14 and 15 of its stat). */
+function threadTicks(tid) {
+  const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]), system: Number(fields[12]) };
+}
+/** Every thread of this process now: tid -> ticks (a thread may end meanwhile). */
+function processThreads() {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+    try {
+      const { user, system } = threadTicks(tid);
+      out.set(tid, user + system);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
+/** The machine's busy and total jiffies (/proc/stat's first line: idle and iowait are not busy). */
+function machineTicks() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  return { total, busy: total - fields[3] - fields[4] };
+}
+/** The main thread's switches: involuntary ones are the CPU taken from it while it could run. */
+function mainThreadSwitches() {
+  const status = readFileSync(`/proc/${process.pid}/task/${process.pid}/status`, 'utf8');
+  const count = (name) => Number(status.match(new RegExp(`^${name}:\\s+(\\d+)`, 'm'))?.[1] ?? 0);
+  return { voluntary: count('voluntary_ctxt_switches'), involuntary: count('nonvoluntary_ctxt_switches') };
+}
 
 async function snapshot() {
   const wal = (await admin.query('select wal_bytes::bigint as b, wal_records as r, wal_fpi as f from pg_stat_wal'))
@@ -107,7 +140,11 @@ async function snapshot() {
     fpi: Number(wal.f),
     commits: Number(db.c),
     mainTicks: mainThreadTicks(),
+    main: threadTicks(process.pid),
     sched: mainThreadSched(),
+    switches: mainThreadSwitches(),
+    threads: processThreads(),
+    machine: machineTicks(),
     cpu: process.cpuUsage(),
   };
 }
@@ -120,6 +157,19 @@ async function profile(label, url, scenario) {
   globalThis.afterWarmup?.();
   await admin.query('select pg_stat_statements_reset()');
   await admin.query('select pg_stat_reset_shared($1)', ['wal']);
+  const gc = { minor: 0, minorMs: 0, major: 0, majorMs: 0 };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+        gc.minor++;
+        gc.minorMs += entry.duration;
+      } else if (entry.detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+        gc.major++;
+        gc.majorMs += entry.duration;
+      }
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   const before = await snapshot();
   const stopSampling = sampleCluster();
   const elu0 = performance.eventLoopUtilization();
@@ -127,6 +177,7 @@ async function profile(label, url, scenario) {
   const elu = performance.eventLoopUtilization(elu0);
   await new Promise((r) => setTimeout(r, 600)); // pg_stat counters are flushed at transaction end / every 500 ms idle
   const after = await snapshot();
+  gcObserver.disconnect();
   const cpu = stopSampling();
   const ok = Number(result['2xx']);
   const statements = (
@@ -145,6 +196,19 @@ async function profile(label, url, scenario) {
   );
   console.log(
     `   server CPU/req ${((cpu.ticks * TICK_US) / ok).toFixed(0)} us · commits/req ${per(after.commits - before.commits)} · WAL B/req ${per(after.walBytes - before.walBytes)} · WAL records/req ${per(after.walRecords - before.walRecords)} · FPI/req ${per(after.fpi - before.fpi)} · node main ELU ${elu.utilization.toFixed(2)} · node main CPU/req ${(((after.mainTicks - before.mainTicks) * TICK_US) / ok).toFixed(0)} us · waiting for a CPU/req ${((after.sched.waitNs - before.sched.waitNs) / 1000 / ok).toFixed(0)} us`,
+  );
+  // This process's CPU by thread: the main thread, the threads alive throughout (V8's platform
+  // workers: the parallel scavenger's helpers and concurrent compilation; libuv's pool), and the
+  // rest, which is the load generator's worker (it ends with its phase; getrusage still counts it).
+  const processUs = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
+  const mainUs = (after.main.user + after.main.system - before.main.user - before.main.system) * TICK_US;
+  let helperUs = 0;
+  for (const [tid, ticks] of after.threads) {
+    if (tid !== String(process.pid) && before.threads.has(tid)) helperUs += (ticks - before.threads.get(tid)) * TICK_US;
+  }
+  const machine = { total: after.machine.total - before.machine.total, busy: after.machine.busy - before.machine.busy };
+  console.log(
+    `   this process CPU/req: main ${(mainUs / ok).toFixed(0)} us (user ${(((after.main.user - before.main.user) * TICK_US) / ok).toFixed(0)}, system ${(((after.main.system - before.main.system) * TICK_US) / ok).toFixed(0)}) · V8 and libuv threads ${(helperUs / ok).toFixed(0)} us · load generator ${(Math.max(0, processUs - mainUs - helperUs) / ok).toFixed(0)} us · main thread preempted ${((after.switches.involuntary - before.switches.involuntary) / ok).toFixed(2)}/req · machine busy ${(machine.busy / machine.total).toFixed(2)} · GC: ${gc.minor} scavenges (${gc.minorMs.toFixed(0)} ms), ${gc.major} mark-compacts (${gc.majorMs.toFixed(0)} ms)`,
   );
   const kinds = Object.entries(cpu.byKind)
     .map(([k, t]) => `${k} ${((t * TICK_US) / ok).toFixed(0)}`)

@@ -1,0 +1,85 @@
+// A/B of two builds (or more) on one engine: the floor and one app per checkout root, all in this
+// process and loaded in alternating short rounds, so every round's ratios share one minute of this
+// noisy host (single runs of one build swing 10-20%). Not part of `npm run bench`.
+//   BENCH_APP_ROOTS=/path/to/base,. BENCH_ENGINE=postgres|pglite BENCH_SCENARIO=h2hDeposit \
+//   BENCH_ROUNDS=6 BENCH_SECONDS=5 node bench/ab.mjs            (each root built first)
+// Prints each round's ours/floor per root and, for two roots, the second's rate over the first's.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SCENARIOS, runLoad } from './load.mjs';
+import { startFloor } from './floor.mjs';
+import { BODY_LIMIT, BOOTSTRAP, appConfig } from './app-config.mjs';
+
+const ENGINE = process.env.BENCH_ENGINE || 'postgres';
+const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const scenarioName = process.env.BENCH_SCENARIO || 'h2hDeposit';
+const scenario = SCENARIOS[scenarioName];
+if (!scenario) throw new Error(`BENCH_SCENARIO: unknown ${scenarioName}`);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 6);
+const SECONDS = Number(process.env.BENCH_SECONDS || 5);
+const ROOTS = (process.env.BENCH_APP_ROOTS || '.').split(',').map((root) => resolve(root));
+const suffix = randomBytes(3).toString('hex');
+const scratch = (name) => mkdtempSync(join(os.tmpdir(), `ab-${name}-`));
+
+const floor = await startFloor(
+  ENGINE === 'postgres'
+    ? { kind: 'postgres', url: PG_URL, schema: `ab_floor_${suffix}` }
+    : { kind: 'pglite', dataDir: scratch('floor') },
+  { path: SCENARIOS.floorInsert.path, bodyLimitBytes: BODY_LIMIT },
+);
+const apps = [];
+for (const [i, root] of ROOTS.entries()) {
+  const allInOne = await import(pathToFileURL(join(root, 'apps/all-in-one/dist/index.js')).href);
+  const dataDir = scratch(`app${i}`);
+  const config = appConfig(allInOne, {
+    dataDir,
+    secretKey: randomBytes(32),
+    ...(ENGINE === 'postgres' ? { databaseUrl: PG_URL } : {}),
+  });
+  const running = await allInOne.createApp(config, ENGINE === 'postgres' ? { schema: `ab_app${i}_${suffix}` } : {});
+  await running.provision(allInOne.parseBootstrap(BOOTSTRAP, 'bench'));
+  await running.app.listen({ port: 0, host: '127.0.0.1' });
+  apps.push({
+    name: `#${i + 1} ${root}`,
+    running,
+    url: `http://127.0.0.1:${running.app.getHttpServer().address().port}`,
+  });
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rounds = [];
+for (let r = 0; r < ROUNDS; r++) {
+  await runLoad(floor.url, SCENARIOS.floorInsert, 1, 'ab-warm', {});
+  const f = await runLoad(floor.url, SCENARIOS.floorInsert, SECONDS, 'ab-floor', {});
+  const round = { floor: f['2xx'] / f.duration, floorP99: f.latency.p99, apps: [] };
+  // Alternate which app goes first, so neither always runs right after the floor.
+  const order = r % 2 === 0 ? apps : [...apps].reverse();
+  for (const app of order) {
+    await runLoad(app.url, scenario, 1, 'ab-warm', {});
+    const res = await runLoad(app.url, scenario, SECONDS, 'ab-app', {});
+    round.apps[apps.indexOf(app)] = { rate: res['2xx'] / res.duration, p99: res.latency.p99, non2xx: res.non2xx };
+  }
+  rounds.push(round);
+  console.log(
+    `round ${r + 1}: floor ${round.floor.toFixed(0)} req/s, p99 ${round.floorP99} ms · ` +
+      round.apps
+        .map(
+          (a, i) =>
+            `#${i + 1} ${(a.rate / round.floor).toFixed(2)} (p99 ${(a.p99 / round.floorP99).toFixed(2)}x${a.non2xx ? `, ${a.non2xx} non-2xx` : ''})`,
+        )
+        .join(' · '),
+  );
+}
+for (const [i, app] of apps.entries()) {
+  console.log(
+    `${app.name}: ${scenarioName} ours/floor median ${median(rounds.map((r) => r.apps[i].rate / r.floor)).toFixed(2)}, p99 ${median(rounds.map((r) => r.apps[i].p99 / r.floorP99)).toFixed(2)}x`,
+  );
+}
+if (apps.length === 2) {
+  const ratios = rounds.map((r) => r.apps[1].rate / r.apps[0].rate);
+  console.log(`#2/#1 per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} · median ${median(ratios).toFixed(2)}`);
+}
+for (const app of apps) await app.running.close();
+await floor.close();
