@@ -79,12 +79,6 @@ function sampleCluster() {
     return { ticks, byKind };
   };
 }
-/** CPU ticks of this process's main thread (the app's event loop; autocannon has its own thread). */
-function mainThreadTicks() {
-  const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
 /**
  * The main thread's time on a CPU and time runnable but waiting for one (ns, /proc schedstat): the
  * wait is what the server's processes, woken by our writes, take from this thread on two cores.
@@ -102,6 +96,11 @@ function threadTicks(tid) {
   const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]), system: Number(fields[12]) };
+}
+/** CPU ticks of this process's main thread (the app's event loop; autocannon has its own thread). */
+function mainThreadTicks() {
+  const { user, system } = threadTicks(process.pid);
+  return user + system;
 }
 /** Every thread of this process now: tid -> ticks (a thread may end meanwhile). */
 function processThreads() {

@@ -1,7 +1,7 @@
 import { sqlState, type SqlExecutor } from '../sql/sql-database.js';
 import type { BatchExecutor, Statement } from './batch-statement.js';
 import { runTransactionalBatch } from './transactional-batch.js';
-import type { GlobalPosition, RecordedEvent } from '../store/event-store.js';
+import { comparePositions, type GlobalPosition, type RecordedEvent } from '../store/event-store.js';
 import { readAllContinuation, type PostgresEventStore, type TypedRead } from '../store/postgres-event-store.js';
 
 export interface ConsumerOptions {
@@ -184,7 +184,7 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
       leaseHeldUntilMs = Date.now() + leaseMs;
     }
     const from = current;
-    const ahead = readAhead && samePosition(readAhead.after, from) ? readAhead.events : undefined;
+    const ahead = readAhead && comparePositions(readAhead.after, from) === 0 ? readAhead.events : undefined;
     readAhead = undefined;
     const read = ahead
       ? wholeRead(ahead)
@@ -332,10 +332,6 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
 function wholeRead(events: RecordedEvent[]): TypedRead {
   const last = events[events.length - 1];
   return last ? { events, scanned: events.length, last: last.position } : { events, scanned: 0 };
-}
-
-function samePosition(a: GlobalPosition, b: GlobalPosition): boolean {
-  return a.commitXid === b.commitXid && a.seq === b.seq;
 }
 
 function isBefore(a: GlobalPosition, b: GlobalPosition): boolean {
