@@ -12,6 +12,23 @@ export default tseslint.config(
     },
   },
   {
+    // Request ids travel on the command (ActorRef.requestId): on Node 20 an AsyncLocalStorage turns
+    // on a promise hook for every promise of the process (README, Benchmark, issue 15).
+    files: ['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'apps/all-in-one/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:async_hooks', 'async_hooks'].map((name) => ({
+            name,
+            importNames: ['AsyncLocalStorage', 'AsyncResource', 'createHook'],
+            message: 'no ambient context on Node 20: pass the request id on the command (ActorRef.requestId)',
+          })),
+        },
+      ],
+    },
+  },
+  {
     // The operator UI runs in the browser.
     files: ['apps/panel-web/**/*.{ts,tsx}'],
     languageOptions: {

@@ -245,6 +245,32 @@ describe.each(ENGINES)('operability (%s)', (engine: Engine) => {
     });
   });
 
+  it("stamps each request's own id on the events it appends, also when their appends share a group", async () => {
+    const tag = `${engine}-${randomBytes(4).toString('hex')}`;
+    // Concurrent deposits: the store writes them in shared groups, each event keeps its own id.
+    const uuids = await Promise.all(Array.from({ length: 6 }, (_, i) => deposit(ext(`OBS-S${i}`), `dep-${tag}-${i}`)));
+    const approvalId = `approve-${tag}`;
+    const approved = await fetch(`${app.baseUrl}/panel/deposit/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, 'x-request-id': approvalId },
+      body: JSON.stringify({ id: uuids[0] }),
+    });
+    expect(approved.status).toBe(201);
+    const stamped = async (uuid: string) =>
+      (
+        await app.db.query<{ type: string; request_id: string | null }>(
+          `select type, metadata->>'requestId' as request_id from es_events
+            where stream_id = $1 and type in ('DepositRequested', 'TransactionApproved') order by stream_version`,
+          [`txn-${uuid}`],
+        )
+      ).rows;
+    for (const [i, uuid] of uuids.entries()) {
+      const expected = [{ type: 'DepositRequested', request_id: `dep-${tag}-${i}` }];
+      if (i === 0) expected.push({ type: 'TransactionApproved', request_id: approvalId });
+      expect(await stamped(uuid)).toEqual(expected);
+    }
+  });
+
   it('replaces an unusable x-request-id with a generated one', async () => {
     for (const bad of ['has spaces in it', 'x'.repeat(200), 'quote"and\\slash']) {
       const response = await fetch(`${app.baseUrl}/`, { headers: { 'x-request-id': bad } });

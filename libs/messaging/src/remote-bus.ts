@@ -11,8 +11,7 @@ import {
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { ClientKafka } from '@nestjs/microservices';
 import { Command, CommandBus, CqrsModule, Query, QueryBus } from '@nestjs/cqrs';
-import { DomainError } from '@transfergate/contracts';
-import { currentRequestId, isSaneRequestId, runWithRequestId } from '@transfergate/observability';
+import { DomainError, isSaneRequestId, type ActorRef } from '@transfergate/contracts';
 import { firstValueFrom, timeout, TimeoutError, type Observable, type Subscription } from 'rxjs';
 import {
   createTransportClient,
@@ -220,11 +219,10 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
         }
         try {
           const message = Object.assign(Object.create(type.prototype) as object, fields);
-          // The caller's request id follows the command: the events it appends here carry it.
-          const requestId = isSaneRequestId(data?.requestId) ? data.requestId : undefined;
-          const result = await runWithRequestId(requestId, () =>
-            (bus as CommandBus).execute(message as unknown as Command<unknown>),
-          );
+          // The caller's request id follows the command on its actor; a caller that sent it only
+          // beside the message (before ActorRef.requestId) still gets it stamped on the events.
+          adoptRequestId(message, data?.requestId);
+          const result = await (bus as CommandBus).execute(message as unknown as Command<unknown>);
           reply = replyOf(result);
         } catch (error) {
           reply = errorReplyOf(error);
@@ -258,7 +256,7 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     const { timeoutMs } = this.options.transport;
     let reply: WireReply;
     try {
-      const request: WireRequest = { message: toWire(message), requestId: currentRequestId() ?? null };
+      const request: WireRequest = { message: toWire(message), requestId: actorOf(message)?.requestId ?? null };
       reply = await firstValueFrom(client.send<WireReply, WireRequest>(subject, request).pipe(timeout(timeoutMs)));
     } catch (error) {
       if (error instanceof TimeoutError) {
@@ -304,4 +302,16 @@ export class RemoteBusModule {
       exports: [RemoteBusBridge],
     };
   }
+}
+
+/** A command's actor: `input.actor` (transaction commands) or `actor` (configuration commands). */
+function actorOf(message: object): ActorRef | undefined {
+  const fields = message as { actor?: unknown; input?: { actor?: unknown } };
+  const actor = fields.input?.actor ?? fields.actor;
+  return actor !== null && typeof actor === 'object' ? (actor as ActorRef) : undefined;
+}
+
+function adoptRequestId(message: object, requestId: unknown): void {
+  const actor = actorOf(message);
+  if (actor && actor.requestId === undefined && isSaneRequestId(requestId)) actor.requestId = requestId;
 }

@@ -9,4 +9,5 @@ export * from './runtime-config.js';
 export * from './http-errors/form-error.filter.js';
 export { errorBody, errorShapeForPath, type ErrorShape } from './http-errors/error-shapes.js';
 export * from './http-input/unstorable-text.guard.js';
+export * from './http-input/request-origin.js';
 export { registerAllowedMethods, allowedMethodsFor } from './http-errors/allowed-methods.js';

@@ -50,6 +50,7 @@ export class WebhookIngestController {
       kind,
       path: request.url.split('?')[0]!,
       sourceIp: request.ip,
+      requestId: String(request.id),
       headers: loggableHeaders(request.headers),
       ...(body === undefined ? {} : { body }),
       bodyLimit: request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT,

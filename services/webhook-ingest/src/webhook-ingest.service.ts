@@ -138,7 +138,11 @@ export class WebhookIngestService {
       );
     }
 
-    const actor: ActorRef = { source: 'webhook', ip: webhook.sourceIp };
+    const actor: ActorRef = {
+      source: 'webhook',
+      ip: webhook.sourceIp,
+      ...(webhook.requestId ? { requestId: webhook.requestId } : {}),
+    };
     try {
       if (status.decision === 'approved') {
         const paidAmountKurus = paidAmountOf(body);

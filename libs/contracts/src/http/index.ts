@@ -10,3 +10,4 @@ export * from './text.js';
 export * from './parse-body.js';
 export * from './webhooks.js';
 export * from './sandbox.js';
+export * from './request-id.js';

@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { REQUEST_ID_HEADER, enterRequestContext, requestIdFrom } from '../context/request-context.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../context/request-context.js';
 import type { TransfergateMetrics } from '../metrics/transfergate-metrics.js';
 
 /** For FastifyAdapter's `genReqId`: the caller's sane `x-request-id`, else a fresh UUID. */
@@ -12,16 +12,13 @@ export function generateRequestId(request: { headers: Record<string, unknown> })
 /**
  * Request ids, the latency histogram and one access line per request, as Fastify hooks (registered
  * before the app initialises so they cover every route, Nest's and plain Fastify ones alike).
- * The request context is entered in onRequest and again before validation and the handler: body
- * parsing runs from socket callbacks, which do not carry the context of the hook that started it.
+ * The request id is `request.id` (generateRequestId); the routes hand it on explicitly (originOf).
  */
 export function registerHttpObservability(
   fastify: FastifyInstance,
   options: { metrics: TransfergateMetrics; logger: Logger },
 ): void {
   const { metrics, logger } = options;
-  const reenter = (request: FastifyRequest, _reply: unknown, done: () => void) =>
-    enterRequestContext({ requestId: String(request.id) }, done);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, String(request.id));
     // With tracing on, the HTTP server span is active here: name it by route and tag the request id.
@@ -32,10 +29,8 @@ export function registerHttpObservability(
       if (route) span.updateName(`${request.method} ${route}`).setAttribute('http.route', route);
       span.setAttribute('transfergate.request_id', String(request.id));
     }
-    enterRequestContext({ requestId: String(request.id) }, done);
+    done();
   });
-  fastify.addHook('preValidation', reenter);
-  fastify.addHook('preHandler', reenter);
   fastify.addHook('onResponse', (request, reply, done) => {
     const seconds = reply.elapsedTime / 1_000;
     const route = request.routeOptions.url;

@@ -1,7 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createRequire } from 'node:module';
 import type PinoPretty from 'pino-pretty';
-import { currentRequestId } from '../context/request-context.js';
 
 export type LogLevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -60,7 +59,8 @@ export function prettyByDefault(): boolean {
 
 /**
  * One JSON line per log call: `time` (ISO 8601, UTC), `level` (label), `service`, `context` (the Nest
- * logger's name), `requestId` when the line belongs to a request or an event that carries one, `msg`.
+ * logger's name), `requestId` when the line belongs to a request or an event that carries one (the
+ * line names it itself: request-context.ts), `msg`.
  */
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
@@ -70,12 +70,6 @@ export function createLogger(options: LoggerOptions): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
-      // An explicit requestId on the line wins; otherwise the one of the work in progress.
-      mixin: () => {
-        const requestId = currentRequestId();
-        return requestId ? { requestId } : {};
-      },
-      mixinMergeStrategy: (mergeObject, mixinObject) => ({ ...mixinObject, ...mergeObject }),
     },
     options.destination ??
       ((options.pretty ?? prettyByDefault())

@@ -35,9 +35,10 @@ export class FormErrorFilter implements ExceptionFilter {
     const { status, code, message, details } = wrongMethod ?? this.classify(exception);
     if (wrongMethod) void reply.header('allow', wrongMethod.allow);
     if (status >= 500 && code === 'internal_error') {
-      this.logger.error(
-        `${request.method} ${request.url.split('?')[0]} failed: ${(exception as Error)?.stack ?? String(exception)}`,
-      );
+      this.logger.error({
+        requestId: String(request.id),
+        msg: `${request.method} ${request.url.split('?')[0]} failed: ${(exception as Error)?.stack ?? String(exception)}`,
+      });
     }
     void reply.status(status).send(errorBody(shape, status, code, message, details));
   }

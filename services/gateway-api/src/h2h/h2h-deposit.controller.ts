@@ -42,6 +42,7 @@ export class H2hDepositController {
       ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
       ...(input.bank_code ? { preferredBankCode: input.bank_code } : {}),
       ip: request.ip,
+      requestId: String(request.id),
     });
     return {
       status: true,

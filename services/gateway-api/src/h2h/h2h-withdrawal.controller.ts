@@ -37,6 +37,7 @@ export class H2hWithdrawalController {
       },
       ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
       ip: request.ip,
+      requestId: String(request.id),
     });
     return {
       status: true,

@@ -80,6 +80,7 @@ export class InfrastructureController {
       ...(returnUrl ? { returnUrl } : {}),
       ...(input.BankCode ? { preferredBankCode: input.BankCode } : {}),
       ip: request.ip,
+      requestId: String(request.id),
     });
     return {
       success: true,
@@ -112,6 +113,7 @@ export class InfrastructureController {
       },
       echo: echoOf(input),
       ip: request.ip,
+      requestId: String(request.id),
     });
     return { Success: true, Message: 'Withdrawal request received', OperationGuidBack: input.OperationGuid };
   }

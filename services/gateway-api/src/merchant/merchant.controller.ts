@@ -18,6 +18,7 @@ import { presentedCredentials } from '../auth/credentials.js';
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
 
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
+import { type RequestOrigin, originOf } from '@transfergate/runtime/http';
 import { checkedReturnUrl } from '../requests/return-url.js';
 
 type DepositBody = ReturnType<typeof MerchantDepositRequestSchema.parse>;
@@ -38,14 +39,14 @@ export class MerchantController {
   @HttpCode(200)
   async deposit(@Req() request: FastifyRequest): Promise<MerchantDepositResponse> {
     const input = parseBody(MerchantDepositRequestSchema, fieldsOf(request));
-    return this.createDeposit(await this.caller(request), input, request.ip);
+    return this.createDeposit(await this.caller(request), input, originOf(request));
   }
 
   @All(['withdrawal', 'api/withdrawal'])
   @HttpCode(200)
   async withdrawal(@Req() request: FastifyRequest): Promise<MerchantWithdrawalResponse> {
     const input = parseBody(MerchantWithdrawalRequestSchema, fieldsOf(request));
-    return this.createWithdrawal(await this.caller(request), input, request.ip);
+    return this.createWithdrawal(await this.caller(request), input, originOf(request));
   }
 
   @Post(['', 'api'])
@@ -57,9 +58,9 @@ export class MerchantController {
     const provider = await this.caller(request);
     switch (input.method) {
       case 'deposit':
-        return this.createDeposit(provider, input, request.ip);
+        return this.createDeposit(provider, input, originOf(request));
       case 'withdraw':
-        return this.createWithdrawal(provider, input, request.ip);
+        return this.createWithdrawal(provider, input, originOf(request));
       case 'checkStatus':
         return this.requests.status(provider, input.transactionId, input.by);
     }
@@ -88,7 +89,7 @@ export class MerchantController {
   private async createDeposit(
     provider: ProviderCredentials,
     body: DepositBody,
-    ip: string,
+    origin: RequestOrigin,
   ): Promise<MerchantDepositResponse> {
     this.checkHash(provider, body);
     const fullName = merchantCustomerName(body);
@@ -103,7 +104,8 @@ export class MerchantController {
       echo: body.callback ? { callback: body.callback } : {},
       ...(returnUrl ? { returnUrl } : {}),
       ...(body.bankCode ? { preferredBankCode: body.bankCode } : {}),
-      ip,
+      ip: origin.ip,
+      requestId: origin.requestId,
     });
     return {
       success: true,
@@ -115,7 +117,7 @@ export class MerchantController {
   private async createWithdrawal(
     provider: ProviderCredentials,
     body: WithdrawalBody,
-    ip: string,
+    origin: RequestOrigin,
   ): Promise<MerchantWithdrawalResponse> {
     this.checkHash(provider, body);
     const fullName = merchantCustomerName(body);
@@ -128,7 +130,8 @@ export class MerchantController {
       iban,
       fingerprint: { transactionId: body.transactionId, amountKurus: body.amount, fullName },
       echo: body.callback ? { callback: body.callback } : {},
-      ip,
+      ip: origin.ip,
+      requestId: origin.requestId,
     });
     return {
       success: true,

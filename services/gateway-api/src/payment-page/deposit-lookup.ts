@@ -6,6 +6,7 @@ import {
   type PaymentPageTransaction,
 } from '@transfergate/contracts';
 import { mayReport } from './deposit-status.js';
+import type { RequestOrigin } from '@transfergate/runtime/http';
 
 /** A deposit with its receiving account: the only kind of transaction a payment token opens. */
 export type PayableDeposit = PaymentPageTransaction & {
@@ -25,13 +26,16 @@ export async function findDeposit(queries: QueryBus, token: string): Promise<Pay
 export async function reportPayment(
   commands: CommandBus,
   deposit: PayableDeposit,
-  ip: string,
+  origin: RequestOrigin,
   now: Date,
 ): Promise<void> {
   if (!mayReport(deposit, now)) return;
   try {
     await commands.execute(
-      new ReportPaymentCommand({ transactionId: deposit.transactionId, actor: { source: 'customer', ip } }),
+      new ReportPaymentCommand({
+        transactionId: deposit.transactionId,
+        actor: { source: 'customer', ip: origin.ip, requestId: origin.requestId },
+      }),
     );
   } catch (error) {
     if (!isRefusal(error)) throw error;

@@ -21,7 +21,10 @@ export class PaymentPageErrorFilter implements ExceptionFilter {
     const status = exception instanceof HttpException ? exception.getStatus() : 500;
     if (status >= 500) {
       const path = request.url.split('?')[0]!.replace(/\/payment\/[^/]+/, '/payment/:token');
-      this.logger.error(`${request.method} ${path} failed: ${(exception as Error)?.stack ?? String(exception)}`);
+      this.logger.error({
+        requestId: String(request.id),
+        msg: `${request.method} ${path} failed: ${(exception as Error)?.stack ?? String(exception)}`,
+      });
     }
     if (/\/status$/.test(request.url.split('?')[0]!)) {
       void reply

@@ -9,6 +9,7 @@ import { buildPageModel } from './page-model.js';
 import { PaymentPageErrorFilter } from './payment-page-error.filter.js';
 import { renderNotFoundPage, renderPaymentPage } from './payment-page.view.js';
 import { htmlHeaders, jsonHeaders, newNonce, redirectHeaders } from './security-headers.js';
+import { originOf } from '@transfergate/runtime/http';
 
 /**
  * The customer's payment page (contract: `{payment_page_url}/payment/{token}`). The token is the
@@ -79,7 +80,7 @@ export class PaymentPageController {
       const nonce = newNonce();
       return reply.status(404).headers(htmlHeaders(nonce)).send(renderNotFoundPage(language, nonce));
     }
-    await reportPayment(this.commands, deposit, request.ip, new Date());
+    await reportPayment(this.commands, deposit, originOf(request), new Date());
     // Relative to /payment/<token>/reported, so a path prefix in front of the gateway is kept.
     return reply
       .status(303)

@@ -32,6 +32,8 @@ export interface RequestInput {
   /** Customer's bank (EFT code): a receiving account there is preferred. */
   preferredBankCode?: string;
   ip: string;
+  /** The HTTP request's id (Fastify's `request.id`), stamped on the events. */
+  requestId: string;
 }
 
 /**
@@ -125,7 +127,7 @@ export class TransactionRequestsService {
       ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
       ...(input.returnUrl ? { returnUrl: input.returnUrl } : {}),
       ...(input.echo ? { echo: input.echo } : {}),
-      actor: { source: 'gateway', ip: input.ip },
+      actor: { source: 'gateway', ip: input.ip, requestId: input.requestId },
     };
   }
 

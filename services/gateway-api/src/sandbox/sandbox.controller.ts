@@ -4,6 +4,7 @@ import { SandboxActionRequestSchema, parseBody, type StatusResponse } from '@tra
 import { presentedCredentials } from '../auth/credentials.js';
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
 import { fieldsOf } from '../merchant/merchant.controller.js';
+import { originOf } from '@transfergate/runtime/http';
 import { SandboxService } from './sandbox.service.js';
 
 /**
@@ -33,6 +34,6 @@ export class SandboxController {
   private async decide(action: 'approve' | 'reject', identifier: string, request: FastifyRequest) {
     const input = parseBody(SandboxActionRequestSchema, fieldsOf(request));
     const provider = await this.auth.authenticate(presentedCredentials(request), request.ip);
-    return this.sandbox.decide(provider, action, identifier, input, request.ip);
+    return this.sandbox.decide(provider, action, identifier, input, originOf(request));
   }
 }

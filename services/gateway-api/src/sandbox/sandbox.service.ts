@@ -10,6 +10,7 @@ import {
   type StatusResponse,
 } from '@transfergate/contracts';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
+import type { RequestOrigin } from '@transfergate/runtime/http';
 
 /** The reason a sandbox rejection carries when the integrator gives none. */
 export const DEFAULT_SANDBOX_REJECT_REASON = 'rejected in the sandbox';
@@ -32,7 +33,7 @@ export class SandboxService {
     action: SandboxAction,
     identifier: string,
     input: SandboxActionRequest,
-    ip: string,
+    origin: RequestOrigin,
   ): Promise<StatusResponse> {
     if (!provider.sandbox) {
       throw new DomainError(
@@ -42,7 +43,7 @@ export class SandboxService {
     }
     const found = await this.requests.status(provider, identifier, input.by);
     // Who decided, in the transaction's history: the sandbox (the API), from the caller's address.
-    const actor = { source: 'sandbox', ip };
+    const actor = { source: 'sandbox', ip: origin.ip, requestId: origin.requestId };
     if (action === 'approve') {
       await this.commands.execute(new ApproveTransactionCommand({ transactionId: found.uuid, actor }));
     } else {

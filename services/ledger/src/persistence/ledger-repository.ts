@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_CATALOG, STREAMS, type ActorRef, type DomainEvent, type EventData } from '@transfergate/contracts';
+import {
+  EVENT_CATALOG,
+  STREAMS,
+  isSaneRequestId,
+  type ActorRef,
+  type DomainEvent,
+  type EventData,
+} from '@transfergate/contracts';
 import {
   EVENT_STORE,
   SQL_DATABASE,
@@ -92,10 +99,13 @@ export class LedgerRepository {
   }
 
   async append(writes: PendingWrite[], actor: ActorRef): Promise<AppendResult[]> {
+    // The request id last, as it has always been stamped; an id that is not sane (it came over a
+    // transport) is left out rather than stored.
     const metadata = {
       actor: actor.operatorId ?? actor.source,
       source: actor.source,
       ...(actor.ip ? { ip: actor.ip } : {}),
+      ...(isSaneRequestId(actor.requestId) ? { requestId: actor.requestId } : {}),
     };
     const storeWrites: StreamWrite[] = writes.map((write) => {
       // Random ids: two different commands racing at one version must conflict, never look like a replay.

@@ -13,6 +13,7 @@ import {
   type TokenResponse,
 } from '@transfergate/contracts';
 import { verifyPassword } from '@transfergate/security';
+import { originOf } from '@transfergate/runtime/http';
 
 import { CurrentOperator, RequirePermission, actorOf, type OperatorContext } from './decorators.js';
 import { LoginThrottle } from './login-throttle.service.js';
@@ -47,7 +48,7 @@ export class AuthController {
     const passwordOk = await verifyPassword(input.password, operator?.passwordHash ?? DUMMY_HASH);
     if (!operator || !operator.active || !passwordOk) {
       await this.throttle.recordFailure(input.username);
-      await this.signIns.record('failed', input.username, operator?.operatorId, request.ip);
+      await this.signIns.record('failed', input.username, operator?.operatorId, originOf(request));
       throw new DomainError('invalid_credentials', 'invalid username or password');
     }
     await this.throttle.recordSuccess(input.username);
@@ -55,7 +56,7 @@ export class AuthController {
       'signed_in',
       operator.username,
       operator.operatorId,
-      request.ip,
+      originOf(request),
       Boolean(operator.totpSecretSealed),
     );
     if (operator.totpSecretSealed) return this.secondFactor.challenge(operator.operatorId);

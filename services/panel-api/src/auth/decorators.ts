@@ -15,6 +15,8 @@ export interface OperatorContext {
   permissions: Permission[];
   sessionId: string;
   ip: string;
+  /** The HTTP request's id, stamped on the events the operator's commands append. */
+  requestId: string;
 }
 
 export const CurrentOperator = createParamDecorator((_data: unknown, context: ExecutionContext): OperatorContext => {
@@ -25,5 +27,5 @@ export const CurrentOperator = createParamDecorator((_data: unknown, context: Ex
 
 /** The actor recorded on events: who and from where. */
 export function actorOf(operator: OperatorContext) {
-  return { source: 'panel', operatorId: operator.operatorId, ip: operator.ip };
+  return { source: 'panel', operatorId: operator.operatorId, ip: operator.ip, requestId: operator.requestId };
 }

@@ -44,6 +44,7 @@ export class PanelAuthGuard implements CanActivate {
       permissions,
       sessionId: claims.sessionId,
       ip: request.ip,
+      requestId: String(request.id),
     };
     return true;
   }

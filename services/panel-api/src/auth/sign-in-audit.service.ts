@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { RecordSignInCommand, type SignInOutcome } from '@transfergate/contracts';
+import type { RequestOrigin } from '@transfergate/runtime/http';
 
 /**
  * Sign-in steps go to the audit log (the password step and the authenticator-code step). A failure to
@@ -16,7 +17,7 @@ export class SignInAudit {
     outcome: SignInOutcome,
     username: string,
     operatorId: string | undefined,
-    ip: string,
+    origin: RequestOrigin,
     secondFactorRequired = false,
   ): Promise<void> {
     try {
@@ -24,7 +25,8 @@ export class SignInAudit {
         new RecordSignInCommand(outcome, username, operatorId, secondFactorRequired, {
           source: 'panel',
           ...(operatorId ? { operatorId } : {}),
-          ip,
+          ip: origin.ip,
+          requestId: origin.requestId,
         }),
       );
     } catch (error) {

@@ -1,5 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { originOf } from '@transfergate/runtime/http';
 import {
   LoginRequestSchema,
   TwoFactorDisableDtoSchema,
@@ -38,14 +39,14 @@ export class TwoFactorController {
   @HttpCode(201)
   async setupConfirm(@Body() body: unknown, @Req() request: FastifyRequest) {
     const input = parseBody(SetupConfirmSchema, body);
-    return this.twoFactor.confirmSetup(input.setupToken, input.code, request.ip);
+    return this.twoFactor.confirmSetup(input.setupToken, input.code, originOf(request));
   }
 
   @Post('verify')
   @HttpCode(201)
   async verify(@Body() body: unknown, @Req() request: FastifyRequest) {
     const input = parseBody(TwoFactorVerifyRequestSchema, body);
-    return this.twoFactor.verifyChallenge(input.challengeToken, input.code, request.ip);
+    return this.twoFactor.verifyChallenge(input.challengeToken, input.code, originOf(request));
   }
 
   @Post('disable')

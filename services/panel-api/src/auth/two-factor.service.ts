@@ -10,6 +10,7 @@ import {
   type TwoFactorSetupResponse,
 } from '@transfergate/contracts';
 import { verifyPassword } from '@transfergate/security';
+import type { RequestOrigin } from '@transfergate/runtime/http';
 import { PANEL_SETTINGS, type PanelSettings } from '../panel.settings.js';
 import { actorOf, type OperatorContext } from './decorators.js';
 import { LoginThrottle } from './login-throttle.service.js';
@@ -91,7 +92,11 @@ export class TwoFactorService {
   }
 
   /** A valid code for the secret in the setup token turns 2FA on (the ledger records the sealed secret). */
-  async confirmSetup(setupToken: string, code: string, ip: string): Promise<{ success: true; twoFactorEnabled: true }> {
+  async confirmSetup(
+    setupToken: string,
+    code: string,
+    origin: RequestOrigin,
+  ): Promise<{ success: true; twoFactorEnabled: true }> {
     const setup = await this.readSetupToken(setupToken);
     await this.throttle.reserveAttempt(twoFactorSubject(setup.operatorId));
     const operator = await this.operators.byId(setup.operatorId);
@@ -101,7 +106,12 @@ export class TwoFactorService {
     // Checked again here: a setup started before 2FA was enabled must not replace the secret.
     this.assertDisabled(operator);
     await this.assertCode(setup.operatorId, setup.secretSealed, code);
-    const actor: ActorRef = { source: 'panel', operatorId: setup.operatorId, ip };
+    const actor: ActorRef = {
+      source: 'panel',
+      operatorId: setup.operatorId,
+      ip: origin.ip,
+      requestId: origin.requestId,
+    };
     await this.commands.execute(new SetOperatorTwoFactorCommand(setup.operatorId, setup.secretSealed, actor));
     await this.tokens.revokeOperatorSessions(setup.operatorId, 'two-factor enabled', setup.sessionId);
     return { success: true, twoFactorEnabled: true };
@@ -111,7 +121,7 @@ export class TwoFactorService {
    * The second login step: a login challenge plus a valid, unused code open a session. Both outcomes
    * go to the audit log (a wrong code against a valid challenge is someone holding the password).
    */
-  async verifyChallenge(challengeToken: string, code: string, ip: string): Promise<TokenResponse> {
+  async verifyChallenge(challengeToken: string, code: string, origin: RequestOrigin): Promise<TokenResponse> {
     const operatorId = await this.secondFactor.operatorOf(challengeToken);
     await this.throttle.reserveAttempt(twoFactorSubject(operatorId));
     const operator = await this.operators.byId(operatorId);
@@ -121,12 +131,12 @@ export class TwoFactorService {
     try {
       await this.assertCode(operatorId, operator.totpSecretSealed, code);
     } catch (error) {
-      await this.signIns.record('second_factor_failed', operator.username, operatorId, ip);
+      await this.signIns.record('second_factor_failed', operator.username, operatorId, origin);
       throw error;
     }
     // A challenge opens one session: a second verify with it (even with another valid code) is refused.
     await this.secondFactor.consume(challengeToken);
-    await this.signIns.record('second_factor_verified', operator.username, operatorId, ip);
+    await this.signIns.record('second_factor_verified', operator.username, operatorId, origin);
     return this.tokens.open(operatorId);
   }
 

@@ -17,6 +17,8 @@ export interface ReceivedWebhook {
   kind: WebhookKind;
   path: string;
   sourceIp: string;
+  /** The HTTP request's id, stamped on the events the webhook causes (absent for a logged refusal). */
+  requestId?: string;
   headers: Record<string, string>;
   /** The parsed body (any JSON value); undefined when there was none. */
   body?: unknown;
