@@ -4,6 +4,10 @@
 //   BENCH_APP_ROOTS=/path/to/base,. BENCH_ENGINE=postgres|pglite BENCH_SCENARIO=h2hDeposit \
 //   BENCH_ROUNDS=6 BENCH_SECONDS=5 node bench/ab.mjs            (each root built first)
 // Prints each round's ours/floor per root and, for two roots, the second's rate over the first's.
+// BENCH_WARMUP_SECONDS (default 15): unmeasured load of the floor and of each app before the first
+// round, so that no round measures V8 still compiling the app (it did for 10-15 s of load).
+// The builds share one process: a process-wide change (a promise hook, a V8 flag) cannot be
+// compared here; run bench/pg-profile.mjs of each checkout in turn instead.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +24,7 @@ const scenario = SCENARIOS[scenarioName];
 if (!scenario) throw new Error(`BENCH_SCENARIO: unknown ${scenarioName}`);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 6);
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const ROOTS = (process.env.BENCH_APP_ROOTS || '.').split(',').map((root) => resolve(root));
 const suffix = randomBytes(3).toString('hex');
 const scratch = (name) => mkdtempSync(join(os.tmpdir(), `ab-${name}-`));
@@ -47,6 +52,10 @@ for (const [i, root] of ROOTS.entries()) {
     running,
     url: `http://127.0.0.1:${running.app.getHttpServer().address().port}`,
   });
+}
+if (WARMUP_SECONDS > 0) {
+  await runLoad(floor.url, SCENARIOS.floorInsert, WARMUP_SECONDS, 'ab-jit-warm-up', {});
+  for (const app of apps) await runLoad(app.url, scenario, WARMUP_SECONDS, 'ab-jit-warm-up', {});
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rounds = [];
