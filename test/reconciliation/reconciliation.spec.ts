@@ -49,10 +49,14 @@ describe.each(ENGINES)('reconciliation (%s)', (engine) => {
     );
     return { uuid: String(status.body.uuid), number: Number(status.body.id) };
   }
-  async function upload(content: string | Buffer, query: string, token = admin) {
+  async function upload(content: string | Buffer, query: string, token = admin, requestId?: string) {
     const res = await fetch(`${app.baseUrl}/panel/reconciliation/accounts/${accountId}/statements?${query}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${token}` },
+      headers: {
+        'content-type': 'application/octet-stream',
+        authorization: `Bearer ${token}`,
+        ...(requestId ? { 'x-request-id': requestId } : {}),
+      },
       body: typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
     });
     const text = await res.text();
@@ -248,7 +252,8 @@ describe.each(ENGINES)('reconciliation (%s)', (engine) => {
     expect(
       (await client.post('/panel/reconciliation/settings', { infrastructureId, autoApprove: true }, admin)).status,
     ).toBe(201);
-    const res = await upload(mt940([lines.auto!]), 'format=mt940');
+    const importRequestId = `recon-import-${engine}`;
+    const res = await upload(mt940([lines.auto!]), 'format=mt940', admin, importRequestId);
     expect(res.body).toMatchObject({ linesNew: 1, autoMatched: 1, queued: 0 });
     expect(await stateOf(deps.auto)).toMatchObject({ state: 'approved', amount: '9999' });
     expect(await lineByRef('B9')).toMatchObject({
@@ -258,11 +263,13 @@ describe.each(ENGINES)('reconciliation (%s)', (engine) => {
       number: deps.auto.number,
       decidedBy: 'reconciliation',
     });
-    const approvals = await app.db.query<{ n: string }>(
-      `select count(*)::text as n from es_events where stream_id = $1 and type = 'TransactionApproved' and metadata->>'source' = 'reconciliation'`,
+    // The automatic approval carries the request id of the import that decided it.
+    const approvals = await app.db.query<{ request_id: string | null }>(
+      `select metadata->>'requestId' as request_id from es_events
+        where stream_id = $1 and type = 'TransactionApproved' and metadata->>'source' = 'reconciliation'`,
       [`txn-${deps.auto.uuid}`],
     );
-    expect(approvals.rows[0]!.n).toBe('1');
+    expect(approvals.rows).toEqual([{ request_id: importRequestId }]);
     await client.post('/panel/reconciliation/settings', { infrastructureId, autoApprove: false }, admin);
     // The queue size and the automatic match rate, as /metrics serves them.
     const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();

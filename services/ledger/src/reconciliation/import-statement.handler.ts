@@ -140,7 +140,7 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
       if (!deposit) {
         // A debit line paying out an approved withdrawal: a link, no money moves.
         try {
-          await this.matchAutomatically(a.lineId, a.strong.transactionId, a.strong);
+          await this.matchAutomatically(a.lineId, a.strong.transactionId, a.strong, input.actor.requestId);
           debitsLinked += 1;
         } catch (error) {
           if (!isDomainError(error)) throw error;
@@ -153,7 +153,7 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
         continue;
       }
       try {
-        await this.matchAutomatically(a.lineId, deposit.transactionId, a.strong);
+        await this.matchAutomatically(a.lineId, deposit.transactionId, a.strong, input.actor.requestId);
         autoMatched += 1;
       } catch (error) {
         if (!isDomainError(error)) throw error;
@@ -186,18 +186,22 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
     };
   }
 
-  /** A strong candidate decided without a person, through the operators' own match. */
+  /**
+   * A strong candidate decided without a person, through the operators' own match. Its events carry
+   * the request id of the import that decided it.
+   */
   private matchAutomatically(
     lineId: string,
     transactionId: string,
     strong: { score: number; reasons: string[] },
+    requestId: string | undefined,
   ): Promise<unknown> {
     return this.decisions.match({
       lineId,
       transactionId,
       amount: 'requested',
       allowExpired: false,
-      actor: { source: 'reconciliation' },
+      actor: { source: 'reconciliation', ...(requestId ? { requestId } : {}) },
       mode: 'auto',
       score: strong.score,
       reasons: strong.reasons,
