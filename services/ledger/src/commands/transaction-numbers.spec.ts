@@ -25,9 +25,11 @@ describe('TransactionNumbers', () => {
     slow = {
       query: async (sql, params) => {
         await new Promise((resolve) => setTimeout(resolve, ROUND_TRIP_MS));
-        const result = await db.query(sql, params);
-        slowAnswered++;
-        return result;
+        try {
+          return await db.query(sql, params);
+        } finally {
+          slowAnswered++;
+        }
       },
     };
   });
