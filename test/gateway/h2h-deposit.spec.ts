@@ -152,6 +152,19 @@ describe.each(ENGINES)('H2H deposit slice over HTTP on %s', (engine) => {
     expect((await transactionsWritten()) - before).toBe(1);
   });
 
+  it("gives a deposit's event a time-ordered id (UUID v7): the store's event_id index grows at its right edge", async () => {
+    const ids = [txId(), txId(), txId()];
+    for (const id of ids) expect((await postJson(`${app.baseUrl}/deposit/bank`, body(id))).status).toBe(201);
+    const { rows } = await app.db.query<{ event_id: string }>(
+      `select e.event_id::text from es_events e join rm_transactions t on e.stream_id = 'txn-' || t.transaction_id
+        where t.external_id = any($1::text[]) and e.type = 'DepositRequested' order by e.seq`,
+      [ids],
+    );
+    expect(rows).toHaveLength(3);
+    for (const { event_id } of rows) expect(event_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    expect(rows.map((r) => r.event_id)).toEqual(rows.map((r) => r.event_id).sort());
+  });
+
   it('50 concurrent different-payload repeats: one transaction, the rest 409', async () => {
     const id = txId();
     const before = await transactionsWritten();

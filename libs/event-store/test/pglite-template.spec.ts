@@ -65,7 +65,7 @@ describe('PGlite data-directory template', () => {
     const settings = await first.query<{ shared_buffers: string }>(
       "select current_setting('shared_buffers') as shared_buffers",
     );
-    expect(settings.rows[0]!.shared_buffers).toBe('32MB');
+    expect(settings.rows[0]!.shared_buffers).toBe('64MB');
     await first.close();
 
     const again = await openPglite(dataDir);

@@ -10,11 +10,14 @@ import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
 /**
  * PostgreSQL's default shared_buffers (128 MB) is sized for a server; in PGlite it is WASM memory
- * the process holds for good. The embedded store is one process with one connection whose files
- * sit in the OS page cache anyway, so a smaller buffer pool keeps idle memory down.
+ * the process touches at start and holds for good (idle RSS grows with it one for one: 306 MB at
+ * 32 MB, 410 at 128). A page missing from the pool is a file read through the WASM file system and
+ * an evicted dirty one a write, on the main thread: at 32 MB the deposit rate fell by a third within
+ * 200,000 deposits, as the store's unique indexes outgrew the pool. 64 MB keeps idle RSS near 340 MB
+ * (the goal is under 400) and the indexes' hot pages in memory longer (README, issue 15's ninth round).
  */
 const PGLITE_SETTINGS = [
-  'shared_buffers=32MB',
+  'shared_buffers=64MB',
   // Statements run as named prepared statements (pglite-prepared.ts) with one cached plan each,
   // kept in step with the tables' growth by pglite-plan-freshness.ts. Measured on the group append
   // of 24 deposits: 4.6 ms as an unnamed statement, 3.6 ms prepared with a plan per run, 2.6 ms

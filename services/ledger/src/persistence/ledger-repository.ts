@@ -11,6 +11,7 @@ import {
   EVENT_STORE,
   SQL_DATABASE,
   comparePositions,
+  newEventId,
   type AppendResult,
   type GlobalPosition,
   type ExpectedVersion,
@@ -21,7 +22,6 @@ import {
 } from '@transfergate/event-store';
 import { foldMerchantLedger, type MerchantLedger } from '../domain/merchant-ledger.js';
 import { foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
-import { randomUUID } from 'node:crypto';
 import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
 
 export interface PendingWrite {
@@ -108,9 +108,10 @@ export class LedgerRepository {
       ...(isSaneRequestId(actor.requestId) ? { requestId: actor.requestId } : {}),
     };
     const storeWrites: StreamWrite[] = writes.map((write) => {
-      // Random ids: two different commands racing at one version must conflict, never look like a replay.
+      // Fresh ids (never derived from the command): two different commands racing at one version
+      // must conflict, never look like a replay. Time-ordered, for the store's index (newEventId).
       const events: NewEvent[] = write.events.map((event) => ({
-        eventId: randomUUID(),
+        eventId: newEventId(),
         type: event.type,
         schemaVersion: EVENT_CATALOG[event.type].version,
         data: event.data,
