@@ -40,7 +40,9 @@ async function pageCounts() {
 }
 
 const setting = (await db.query(`select current_setting('shared_buffers') as v`)).rows[0].v;
-console.log(`${SCENARIO} on file-backed PGlite (shared_buffers ${setting}), ${ROUNDS} rounds of ${SECONDS} s, 32 connections`);
+console.log(
+  `${SCENARIO} on file-backed PGlite (shared_buffers ${setting}), ${ROUNDS} rounds of ${SECONDS} s, 32 connections`,
+);
 await runLoad(url, scenario, 2, 'misses-warm-up', {});
 let deposits = 0;
 for (let round = 1; round <= ROUNDS; round++) {
