@@ -22,7 +22,9 @@
 //      BENCH_PHASES (comma list of es, app, dist, callbacks, replay; default all: e.g.
 //      BENCH_PHASES=app runs only the deposit/status phases and their floors),
 //      BENCH_ENGINES (comma list of pglite, postgres; default both),
-//      BENCH_ROUNDS (rounds of floor INSERT and deposit phases per engine, 1..9, default 3).
+//      BENCH_ROUNDS (rounds of floor INSERT and deposit phases per engine, 1..9, default 3),
+//      BENCH_JIT_WARMUP_SECONDS (unmeasured load on the floor and on each deposit form before an
+//      engine's first round, default 10; 0 skips it).
 // 5. replay (bench/replay-phase.mjs): events/s of `transfergate replay` over generated ledger events on
 //    PostgreSQL beside the raw read of the same rows, same run.
 // 6. reconciliation (bench/reconciliation-phase.mjs, also runnable alone): statement lines imported and
@@ -40,7 +42,7 @@ import { openPglite, openPostgres, PostgresEventStore } from '../libs/event-stor
 import * as allInOne from '../apps/all-in-one/dist/index.js';
 
 const { createApp, parseBootstrap } = allInOne;
-import { LOAD, SCENARIOS, measure, round } from './load.mjs';
+import { LOAD, SCENARIOS, measure, round, runLoad } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { BODY_LIMIT, BOOTSTRAP, RATE_LIMIT_PER_MINUTE, appConfig } from './app-config.mjs';
 import { measureAppends } from './event-store-phase.mjs';
@@ -73,10 +75,14 @@ const REPLAY_PHASE_LIMIT_MS =
   PHASES.has('replay') && Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000) > 0 ? 3_600_000 : 0;
 /** Rounds of (floor INSERT, H2H, Merchant, Infrastructure) per engine; the report gives their medians. */
 const DEPOSIT_ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
+/** Unmeasured load per form (and on the floor) before an engine's first round. */
+const JIT_WARMUP_SECONDS = Number(process.env.BENCH_JIT_WARMUP_SECONDS ?? 10);
 if (!Number.isInteger(DEPOSIT_ROUNDS) || DEPOSIT_ROUNDS < 1 || DEPOSIT_ROUNDS > 9)
   throw new RangeError('BENCH_ROUNDS must be an integer 1..9');
+if (!Number.isInteger(JIT_WARMUP_SECONDS) || JIT_WARMUP_SECONDS < 0 || JIT_WARMUP_SECONDS > 60)
+  throw new RangeError('BENCH_JIT_WARMUP_SECONDS must be an integer 0..60');
 // A round is four 12 s phases per engine, about 100 s for both.
-const HARD_LIMIT_MS = 720_000 + 120_000 * DEPOSIT_ROUNDS + REPLAY_PHASE_LIMIT_MS; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
+const HARD_LIMIT_MS = 720_000 + 120_000 * DEPOSIT_ROUNDS + 8_000 * JIT_WARMUP_SECONDS + REPLAY_PHASE_LIMIT_MS; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
 const CALLBACK_PHASE_LIMIT_MS = 120_000;
 const CALLBACK_N = {
   pglite: Number(process.env.BENCH_CB_N_PGLITE || 500),
@@ -247,6 +253,17 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
         },
         async () => {
           const idsFile = join(tmpRoot, `status-ids-${engineLabel}.txt`);
+          if (JIT_WARMUP_SECONDS > 0) {
+            // V8 keeps compiling the app for 10-15 s of load (README, issue 15's eighth round); the
+            // floor's small path is compiled within its own 2 s warm-up. Unmeasured, so that the
+            // first round compares a warm app with a warm floor, as every later round does.
+            log(
+              `  ${engineLabel}: ${JIT_WARMUP_SECONDS} s of unmeasured load on the floor and each form (JIT warm-up) ...`,
+            );
+            await runLoad(floor.url, SCENARIOS.floorInsert, JIT_WARMUP_SECONDS, `floor ${engineLabel} JIT warm-up`, {});
+            for (const name of DEPOSIT_SCENARIOS)
+              await runLoad(url, SCENARIOS[name], JIT_WARMUP_SECONDS, `ours ${engineLabel} ${name} JIT warm-up`, {});
+          }
           const rounds = [];
           for (let r = 0; r < DEPOSIT_ROUNDS; r++) {
             const tag = `round ${r + 1}/${DEPOSIT_ROUNDS}`;
@@ -476,7 +493,8 @@ async function main() {
       `HTTP load: ${LOAD.connections} connections, pipelining ${LOAD.pipelining}, ${LOAD.warmupSeconds} s warm-up + ${LOAD.durationSeconds} s measured ` +
       `per phase (every app phase and every floor phase alike), autocannon in 1 worker thread; server in the main thread of this process; ` +
       `app provider rate limit ${RATE_LIMIT_PER_MINUTE.toLocaleString('en-US')}/min (on, never reached)\n` +
-      `phases per engine, on one app instance and one floor server side by side: ${DEPOSIT_ROUNDS} rounds (BENCH_ROUNDS) of ` +
+      `phases per engine, on one app instance and one floor server side by side: ${JIT_WARMUP_SECONDS} s of unmeasured load on the floor ` +
+      `and on each form first (BENCH_JIT_WARMUP_SECONDS, the app's JIT warm-up), then ${DEPOSIT_ROUNDS} rounds (BENCH_ROUNDS) of ` +
       `the floor's one INSERT per request (H2H bodies), H2H POST /deposit/bank, Merchant POST /deposit, ` +
       `Infrastructure POST /deposits/deposit-request (each request a new deposit), each round's ratios against its own floor, ` +
       `reported as medians; then POST /status/{id} cycling over ${STATUS_IDS} transaction_ids of the first H2H phase, ` +
