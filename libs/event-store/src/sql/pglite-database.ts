@@ -12,9 +12,10 @@ import type { SqlDatabase, SqlExecutor } from './sql-database.js';
  * PostgreSQL's default shared_buffers (128 MB) is sized for a server; in PGlite it is WASM memory
  * the process touches at start and holds for good (idle RSS grows with it one for one: 306 MB at
  * 32 MB, 410 at 128). A page missing from the pool is a file read through the WASM file system and
- * an evicted dirty one a write, on the main thread: at 32 MB the deposit rate fell by a third within
- * 200,000 deposits, as the store's unique indexes outgrew the pool. 64 MB keeps idle RSS near 340 MB
- * (the goal is under 400) and the indexes' hot pages in memory longer (README, issue 15's ninth round).
+ * an evicted dirty one a write, on the main thread: at 32 MB the bench's deposit rates fell by 26-40%
+ * from its first round to its third, as the store's unique indexes outgrew the pool. 64 MB keeps idle
+ * RSS under 370 MB (the goal is under 400) and the indexes in the pool about twice as long (README,
+ * issue 15's ninth round).
  */
 const PGLITE_SETTINGS = [
   'shared_buffers=64MB',
