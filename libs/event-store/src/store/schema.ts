@@ -32,6 +32,18 @@ alter table es_events add column if not exists hash bytea;
 alter table es_streams add column if not exists head_hash bytea;
 alter table es_streams add column if not exists prev_head_hash bytea;
 create index if not exists es_events_global_order on es_events (xid, seq);
+-- No statistics on the payloads: nothing filters on a whole data or metadata value, and gathering
+-- them (detoasting and comparing jsonb) was most of an ANALYZE of es_events, which the embedded
+-- store runs on its one connection (pglite-autovacuum.ts): 635-822 ms at 100,000 events, 227-243
+-- without them. Changed only when needed (SET STATISTICS rewrites the catalog row and invalidates
+-- every cached plan on the table); attstattarget is null for the default since PostgreSQL 17.
+do $$
+begin
+  if exists (select 1 from pg_attribute where attrelid = 'es_events'::regclass
+             and attname in ('data', 'metadata') and attstattarget is distinct from 0) then
+    alter table es_events alter column data set statistics 0, alter column metadata set statistics 0;
+  end if;
+end $$;
 create table if not exists es_checkpoints (
   consumer text primary key,
   commit_xid xid8 not null default '0'::xid8,
