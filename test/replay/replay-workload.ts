@@ -59,9 +59,10 @@ export async function runMixedWorkload(engine: Engine): Promise<Workload> {
     if (/approve|reject/.test(path)) decisions += 1;
     return res.body;
   };
-  const deposit = async (key: { apiKey: string; apiSecret: string }, amount: number) => {
+  const deposit = async (key: { apiKey: string; apiSecret: string }, amount: number, fullname?: string) => {
     const id = ext('RD');
-    const created = await postJson(`${app.baseUrl}/deposit/bank`, h2hRequest(key, id, amount));
+    const request = h2hRequest(key, id, amount);
+    const created = await postJson(`${app.baseUrl}/deposit/bank`, fullname ? { ...request, fullname } : request);
     if (created.status !== 201) throw new Error(`deposit: ${created.status} ${JSON.stringify(created.body)}`);
     const status = await postJson(`${app.baseUrl}/status/${id}`, {}, creds(key));
     return String(status.body.uuid);
@@ -106,7 +107,9 @@ export async function runMixedWorkload(engine: Engine): Promise<Workload> {
   await act('/panel/withdrawal/update-amount', { id: wChanged, amount: '175.25' });
   await act('/panel/withdrawal/approve', { id: wChanged });
   await withdrawal(50);
-  await deposit(CB_KEYS.h2h, 60);
+  // Quotes and backslashes (the JSON of the customer holds backslashes then), a literal \N and \.:
+  // the replay's bulk load (COPY on PostgreSQL) must store them as the projector's INSERT does.
+  await deposit(CB_KEYS.h2h, 60, 'Zeynep "Zee" O\\Neil \\N \\. Şükrü');
   await act('/panel/deposit/approve', { id: await deposit(CB_KEYS.h2h, 2_000) });
   await app.settle();
 

@@ -1,4 +1,5 @@
 export * from './sql/sql-database.js';
+export * from './sql/copy-text.js';
 export * from './sql/open-database.js';
 export * from './sql/postgres-database.js';
 export * from './sql/pglite-database.js';

@@ -1,5 +1,7 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
+import { finished } from 'node:stream/promises';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import { copyText } from './copy-text.js';
 import { PreparedStatementNames } from './prepared-statement-names.js';
 
 export interface PostgresOptions {
@@ -10,10 +12,12 @@ export interface PostgresOptions {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openPostgres(options: PostgresOptions): Promise<SqlDatabase> {
   // Loaded here: an embedded (PGlite) process never needs the client.
   const { default: pg } = await import('pg');
+  const { from: copyFrom } = await import('pg-copy-streams');
   const schema = options.schema;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
@@ -52,6 +56,15 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
         const executor: SqlExecutor = {
           async query<Row>(sql: string, params?: readonly unknown[]) {
             return { rows: lastRows<Row>(await run(client, sql, params)) };
+          },
+          async copyRows(table: string, columns: readonly string[], rows: readonly object[]) {
+            for (const name of [table, ...columns])
+              if (!IDENTIFIER.test(name)) throw new Error(`copy: invalid identifier ${name}`);
+            if (rows.length === 0) return;
+            const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`));
+            // One write: the caller bounds the rows per call, so the text is a few MB at most.
+            stream.end(copyText(rows, columns));
+            await finished(stream);
           },
         };
         const value = await work(executor);

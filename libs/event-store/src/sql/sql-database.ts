@@ -5,6 +5,13 @@
  */
 export interface SqlExecutor {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<{ rows: Row[] }>;
+  /**
+   * Bulk load of new rows with `COPY … FROM STDIN` (copy-text.ts): each value is text, an integer
+   * or null, parsed by its column's input function as a `text::type` cast would. Only where the
+   * driver streams COPY (a PostgreSQL server's transaction); callers fall back to an INSERT when
+   * it is absent.
+   */
+  copyRows?(table: string, columns: readonly string[], rows: readonly object[]): Promise<void>;
 }
 
 export interface SqlDatabase extends SqlExecutor {

@@ -726,7 +726,13 @@ function payload(rows: readonly object[], columns: readonly string[]): string {
   return JSON.stringify(rows, columns as string[]);
 }
 
-/** New rows: a plain INSERT, so a duplicate key fails as the projector's INSERT would. */
+/**
+ * New rows: a plain INSERT (or COPY), so a duplicate key fails as the projector's INSERT would.
+ * On a PostgreSQL server they go by COPY, which the server parses at about 0.6 of the CPU of
+ * json_to_recordset with its casts (307,692 transactions into a table with the scratch schema's four
+ * unique indexes: 2.9-3.3 s against 4.8-5.3 s); the writes were the larger half of what a replay
+ * asks of the server. PGlite's driver has no COPY from a stream; it keeps the INSERT.
+ */
 async function insertRows(
   tx: SqlExecutor,
   types: ColumnTypes,
@@ -734,7 +740,10 @@ async function insertRows(
   columns: readonly string[],
   rows: readonly object[],
 ): Promise<void> {
+  // Also the check that every column exists in the scratch schema, whichever path writes.
   const { select, from } = recordset(types, table, columns);
+  const copyRows = tx.copyRows?.bind(tx);
+  if (copyRows) return inChunks(rows, (chunk) => copyRows(table, columns, chunk));
   await inChunks(rows, (chunk) =>
     tx.query(`insert into ${table} (${columns.join(', ')}) select ${select} from ${from}`, [payload(chunk, columns)]),
   );
