@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPglite, type SqlDatabase } from '../src/index.js';
+import { EMBEDDED_STATISTICS_TARGET, openPglite, type SqlDatabase } from '../src/index.js';
 import { MAX_TABLES_PER_ROUND, runAutovacuumRound, startAutovacuum } from '../src/sql/pglite-autovacuum.js';
 
 /**
@@ -70,6 +70,22 @@ describe('PGlite autovacuum', () => {
     expect([...first.statements, ...second.statements].sort()).toEqual(
       tables.map((table) => `analyze public.${table}`).sort(),
     );
+  });
+
+  it(`analyses from a sample for a statistics target of ${EMBEDDED_STATISTICS_TARGET}, so a round holds the one connection briefly`, async () => {
+    // 20,000 distinct values: at the server's default target (100) the histogram has 101 bounds.
+    await db.exec(`create table sampled (id int primary key, n int);
+      insert into sampled select g, g from generate_series(1, 20000) g;`);
+    expect((await runAutovacuumRound(db)).statements).toContain('analyze public.sampled');
+    const { rows } = await db.query<{ target: string; bounds: number; mcv: number | null }>(
+      `select current_setting('default_statistics_target') as target,
+              array_length(histogram_bounds::text::int[], 1) as bounds,
+              array_length(most_common_vals::text::int[], 1) as mcv
+       from pg_stats where tablename = 'sampled' and attname = 'n'`,
+    );
+    expect(rows).toEqual([
+      { target: String(EMBEDDED_STATISTICS_TARGET), bounds: EMBEDDED_STATISTICS_TARGET + 1, mcv: null },
+    ]);
   });
 
   it('runs rounds on a timer and stops cleanly', async () => {
