@@ -48,6 +48,14 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
 
   const replay = (options: Omit<Parameters<typeof replayLedger>[0], 'db'> = {}) =>
     replayLedger({ db: w.app.db, ...options });
+  /** This process's scratch schemas (the server is shared: another process may be replaying). */
+  const ownScratchSchemas = async () =>
+    (
+      await w.app.db.query<{ nspname: string }>(
+        `select nspname from pg_namespace where starts_with(nspname, $1) order by nspname`,
+        [`tg_replay_${process.pid}_`],
+      )
+    ).rows;
 
   it('rebuilds read models identical to the live ones, with every chain and invariant intact', async () => {
     const { rows } = await w.app.db.query<{ n: string }>('select count(*)::text as n from es_events');
@@ -79,9 +87,19 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
       expect.arrayContaining([...live.entries()]),
     );
     // The scratch schema is gone and no consumer moved.
-    const { rows: left } = await w.app.db.query(`select nspname from pg_namespace where nspname like 'tg_replay_%'`);
-    expect(left).toEqual([]);
+    expect(await ownScratchSchemas()).toEqual([]);
     expect(w.receiver.received.length).toBeGreaterThanOrEqual(w.decisions - 1);
+  });
+
+  it('drops its scratch schema when it fails, even when asked to keep it (no report would name it)', async () => {
+    const interrupted = new AbortController();
+    interrupted.abort();
+    await expect(replay({ dropScratch: false, signal: interrupted.signal })).rejects.toThrow('replay interrupted');
+    expect(await ownScratchSchemas()).toEqual([]);
+    // Kept when it succeeds, for the caller to inspect.
+    const kept = await replay({ dropScratch: false });
+    expect(await ownScratchSchemas()).toEqual([{ nspname: kept.scratchSchema }]);
+    await w.app.db.query(`drop schema "${kept.scratchSchema}" cascade`);
   });
 
   it('rebuilds identical scratch tables with the SQL projector and the memory projector (also evicting)', async () => {

@@ -51,7 +51,7 @@ export interface ReplayOptions {
   maxHeldRows?: number;
   /** Memory projector's write-behind threshold (default SETTLED_FLUSH_ROWS, at most maxHeldRows). */
   settledFlushRows?: number;
-  /** false keeps the scratch schema (its name is in the report) for the caller to inspect and drop. */
+  /** false keeps the scratch schema (its name is in the report) for the caller to inspect and drop; a failed replay drops it all the same. */
   dropScratch?: boolean;
   /** Aborts between batches (Ctrl-C in the CLI); the scratch schema is dropped all the same. */
   signal?: AbortSignal;
@@ -131,6 +131,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
   const inScratch = <T>(work: (tx: SqlExecutor) => Promise<T>) => scratch.run(work);
   // The chains are checked on a worker thread while this one projects (ChainVerifier's results, in order).
   const chain = startChainCheck(onBroken);
+  let reported = false;
   try {
     let after = START;
     let next = readAuditBatch(db, after, readUntil, batchEvents);
@@ -190,7 +191,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
 
     const chainOk = brokenCount === 0;
     const comparisonOk = comparison.skipped || comparison.differences.length === 0;
-    return {
+    const report: ReplayReport = {
       ok: chainOk && comparisonOk && invariants.length === 0,
       store: { engine: db.kind, schema: liveSchema },
       projector,
@@ -206,10 +207,13 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       invariants,
       balances,
     };
+    reported = true;
+    return report;
   } finally {
     await chain.close();
     await memory?.settle();
-    if (options.dropScratch !== false) await scratch.drop();
+    // A replay that failed has no report to name its scratch schema, so nobody could drop it later.
+    if (options.dropScratch !== false || !reported) await scratch.drop();
   }
 }
 
