@@ -8,6 +8,9 @@ import { PglitePreparedStatements } from './pglite-prepared.js';
 import { startAutovacuum, type RunningAutovacuum } from './pglite-autovacuum.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
+/** The embedded engine's statistics target (see PGLITE_SETTINGS). */
+export const EMBEDDED_STATISTICS_TARGET = 10;
+
 /**
  * PostgreSQL's default shared_buffers (128 MB) is sized for a server; in PGlite it is WASM memory
  * the process touches at start and holds for good (idle RSS grows with it one for one: 306 MB at
@@ -17,9 +20,6 @@ import type { SqlDatabase, SqlExecutor } from './sql-database.js';
  * RSS under 370 MB (the goal is under 400) and the indexes in the pool about twice as long (README,
  * issue 15's ninth round).
  */
-/** See PGLITE_SETTINGS. */
-export const EMBEDDED_STATISTICS_TARGET = 10;
-
 const PGLITE_SETTINGS = [
   'shared_buffers=64MB',
   // Statements run as named prepared statements (pglite-prepared.ts) with one cached plan each,
@@ -30,7 +30,7 @@ const PGLITE_SETTINGS = [
   // Statistics from a 3,000-row sample instead of 30,000 (PostgreSQL's default before 8.4). PGlite
   // has one connection, so each ANALYZE of the embedded autovacuum (pglite-autovacuum.ts) holds every
   // request in flight: at about 280,000 events `analyze es_events` took 262-487 ms, rm_transactions
-  // 198-228 and es_streams 92-160, each a p99 spike for the deposits of that moment; at 10, 23-30 ms.
+  // 198-228 and es_streams 92-160, each a p99 spike for the deposits of that moment; at 10, 23-48 ms.
   // The generic plans above do not read the histograms and MCV lists whose resolution this lowers;
   // literals in SQL text still do, and the states, types and forms they name are fewer than 10.
   `default_statistics_target=${EMBEDDED_STATISTICS_TARGET}`,

@@ -11,7 +11,7 @@ export interface PostgresOptions {
   poolSize?: number;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** Schema, table and column names this module writes into SQL: plain, unquoted identifiers only. */
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openPostgres(options: PostgresOptions): Promise<SqlDatabase> {
@@ -19,7 +19,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
   const { default: pg } = await import('pg');
   const { from: copyFrom } = await import('pg-copy-streams');
   const schema = options.schema;
-  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  if (schema !== undefined && !IDENTIFIER.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
     const admin = new pg.Client({ connectionString: options.url });
     await admin.connect();
