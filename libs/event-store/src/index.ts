@@ -6,6 +6,7 @@ export * from './sql/pglite-database.js';
 export * from './sql/data-dir-lock.js';
 export * from './store/event-store.js';
 export * from './store/postgres-event-store.js';
+export * from './store/event-ids.js';
 export * from './store/append-groups.js';
 export * from './store/event-chain.js';
 export * from './subscriptions/catch-up-subscription.js';

@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { v7 as uuidv7 } from 'uuid';
 import { sqlState, UNIQUE_VIOLATION, type SqlDatabase, type SqlExecutor } from '../sql/sql-database.js';
 import { CHAIN_BACKFILL, CHAIN_BACKFILL_NEEDED, EVENT_STORE_SCHEMA } from './schema.js';
 import { GENESIS_HASH_SQL, payloadChainHeadSql, payloadEventSql } from './event-chain.js';
@@ -532,15 +531,4 @@ function validateWrite(write: StreamWrite): void {
   if (typeof ev === 'number' && (!Number.isInteger(ev) || ev < 0)) {
     throw new RangeError(`expected version must be a non-negative integer, got ${ev}`);
   }
-}
-
-/**
- * A fresh event id for callers that have no natural one: a UUID v7 (RFC 9562), 74 random bits
- * behind a millisecond timestamp. `es_events.event_id` is a unique btree, and random (v4) ids put
- * every insert on a random leaf, so once the index outgrows the buffer pool each append reads and
- * dirties a page of its own (PGlite's 64 MB pool first: README, issue 15's ninth round). Ids in time
- * order land on the index's right edge, which stays in memory.
- */
-export function newEventId(): string {
-  return uuidv7();
 }
