@@ -42,37 +42,41 @@ function countStatement(sql) {
 }
 
 /**
- * Time inside PGlite per prepared statement (execProtocolStream: the engine's work, parse, plan,
- * execute and the protocol messages), keyed like `statements`: pglite-prepared.ts sends Parse
+ * Time inside PGlite per prepared statement (the engine's work: parse, plan, execute and writing
+ * the reply; since issue 15's eleventh round the reply is read outside it), keyed like `statements`: pglite-prepared.ts sends Parse
  * (name, text) once per statement and then Bind (portal, name) per run.
  */
 const engineMs = new Map();
 function timePgliteStatements() {
   const names = new Map();
-  const original = PGlite.prototype.execProtocolStream;
   const cstring = (bytes, at) => {
     const end = bytes.indexOf(0, at);
     return [Buffer.from(bytes.subarray(at, end)).toString('utf8'), end + 1];
   };
-  PGlite.prototype.execProtocolStream = async function (message, options) {
-    let key = '(other)';
-    if (message[0] === 0x50 /* P */) {
-      const [name, next] = cstring(message, 5);
-      const text = cstring(message, next)[0].replace(/\s+/g, ' ').trim().slice(0, 80);
-      names.set(name, text);
-      // PGlite's own query() parses every statement again, unnamed.
-      key = name === '' ? `(parse) ${text}` : '(prepare)';
-    } else if (message[0] === 0x42 /* B */) {
-      const [, next] = cstring(message, 5);
-      key = names.get(cstring(message, next)[0]) ?? '(unknown)';
-    }
-    const t0 = performance.now();
-    try {
-      return await original.call(this, message, options);
-    } finally {
-      engineMs.set(key, (engineMs.get(key) ?? 0) + performance.now() - t0);
-    }
-  };
+  // pglite-prepared.ts runs statements through execProtocolRawStream (reading the reply itself) and
+  // prepares and closes them through execProtocolStream: both are timed.
+  for (const method of ['execProtocolStream', 'execProtocolRawStream']) {
+    const original = PGlite.prototype[method];
+    PGlite.prototype[method] = async function (message, options) {
+      let key = '(other)';
+      if (message[0] === 0x50 /* P */) {
+        const [name, next] = cstring(message, 5);
+        const text = cstring(message, next)[0].replace(/\s+/g, ' ').trim().slice(0, 80);
+        names.set(name, text);
+        // PGlite's own query() parses every statement again, unnamed.
+        key = name === '' ? `(parse) ${text}` : '(prepare)';
+      } else if (message[0] === 0x42 /* B */) {
+        const [, next] = cstring(message, 5);
+        key = names.get(cstring(message, next)[0]) ?? '(unknown)';
+      }
+      const t0 = performance.now();
+      try {
+        return await original.call(this, message, options);
+      } finally {
+        engineMs.set(key, (engineMs.get(key) ?? 0) + performance.now() - t0);
+      }
+    };
+  }
 }
 
 /** Counts every statement the app's SqlDatabase runs, in and outside transactions. */

@@ -56,6 +56,34 @@ describe('PGlite prepared statements', () => {
     expect(await run<{ n: number }>('select count(*)::int as n from t where id in (10, 11)')).toEqual([{ n: 2 }]);
   });
 
+  it('reads rows from the reply bytes themselves: long values over several chunks, empty and non-ASCII text', async () => {
+    // About 100 KB per row of two-byte characters: PGlite writes the reply out in several pieces.
+    const select = `select n, repeat('ğ', 50000) || $1::text as long, '' as empty, null::text as none, 'İ\t\\' as odd
+      from generate_series(1, 4) as n order by n`;
+    const expected = (await pg.query(select, ['ş'])).rows;
+    const rows = await run<{ long: string }>(select, ['ş']);
+    expect(rows).toEqual(expected);
+    expect(rows[3]!.long.length).toBe(50_001);
+  });
+
+  it('a reply with a notice in it is read by the parser of PGlite, same rows', async () => {
+    await pg.exec(`create or replace function noisy(n int) returns int language plpgsql as $$
+      begin raise notice 'noisy %', n; return n * 2; end $$`);
+    const select = 'select noisy(n) as doubled from generate_series(1, $1::int) as n order by n';
+    expect(await run(select, [3])).toEqual([{ doubled: 2 }, { doubled: 4 }, { doubled: 6 }]);
+  });
+
+  it('an error carries the fields that query() of PGlite gives it', async () => {
+    const insert = 'insert into t (id) values ($1)';
+    await run(insert, [20]);
+    const ours = (await run(insert, [20]).catch((e: unknown) => e)) as Record<string, unknown>;
+    const theirs = (await pg.query(insert, [20]).catch((e: unknown) => e)) as Record<string, unknown>;
+    expect(ours).toBeInstanceOf(Error);
+    for (const field of ['message', 'code', 'detail', 'constraint', 'table', 'schema', 'severity']) {
+      expect([field, ours[field]]).toEqual([field, theirs[field]]);
+    }
+  });
+
   it('prepares again once a table under a statement changed shape', async () => {
     const select = 'select * from t where id = $1';
     expect(Object.keys((await run<Record<string, unknown>>(select, [1]))[0]!)).not.toContain('extra');

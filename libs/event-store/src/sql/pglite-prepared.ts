@@ -1,8 +1,9 @@
 import { type PGlite, type messages, parse, protocol, types } from '@electric-sql/pglite';
+import { Buffer } from 'node:buffer';
 import { bindExecuteSync, type BindValue } from './pglite-bind-message.js';
+import { parsedReply, textRowsOf, type TextRow } from './pglite-reply.js';
 import { PLAN_CHECK_EVERY_RUNS, PlanFreshness } from './pglite-plan-freshness.js';
 
-type BackendMessage = messages.BackendMessage;
 type DataRowMessage = messages.DataRowMessage;
 type RowDescriptionMessage = messages.RowDescriptionMessage;
 
@@ -15,10 +16,11 @@ type RowDescriptionMessage = messages.RowDescriptionMessage;
  * plan (plan_cache_mode, pglite-database.ts), which PlanFreshness discards whenever a table has
  * doubled. Each call then sends Bind, Execute and Sync as one message, exactly what `query()`
  * sends after its Parse and Describe (built by pglite-bind-message.ts, byte for byte PGlite's
- * own), so parameters are serialized and rows parsed by PGlite's own serializers and parsers:
- * same values, same errors. Never analyzed, PGlite's planner has no
- * column statistics, so a plan for the actual parameter values would differ from the generic one
- * only by the table sizes it saw.
+ * own), so parameters are serialized and values parsed by PGlite's own serializers and type
+ * parsers: same values. The reply's rows are read from its bytes (pglite-reply.ts); a reply with
+ * anything else in it (an error, a notice) goes to PGlite's protocol parser: same errors. Never
+ * analyzed, PGlite's planner has no column statistics, so a plan for the actual parameter values
+ * would differ from the generic one only by the table sizes it saw.
  *
  * The caller holds PGlite's query lock (`_runExclusiveQuery`) around `run`.
  */
@@ -68,17 +70,30 @@ export class PglitePreparedStatements {
       statement = await this.prepare(sql);
     }
     const values = statement.paramTypes.length === 0 ? [] : this.serialize(statement, params);
-    let messages: BackendMessage[];
-    try {
-      messages = await this.db.execProtocolStream(bindExecuteSync(statement.name, values, EXECUTE, SYNC), {
-        syncToFs: false,
-      });
-    } catch (error) {
+    const reply = await this.runRaw(bindExecuteSync(statement.name, values, EXECUTE, SYNC));
+    const textRows = textRowsOf(reply);
+    if (textRows) return rowsOf<Row>(statement, textRows, this.db.parsers);
+    // An error or a notice: PGlite's own parser, and its error thrown as execProtocolStream would.
+    const { messages, error } = parsedReply(reply);
+    if (error) {
       // A table under the statement changed shape: the next call prepares it again.
-      if ((error as { code?: unknown }).code === FEATURE_NOT_SUPPORTED) await this.forget(sql);
+      if (error.code === FEATURE_NOT_SUPPORTED) await this.forget(sql);
       throw error;
     }
-    return rowsOf<Row>(statement, messages, this.db.parsers);
+    const dataRows = messages.filter((m): m is DataRowMessage => m.name === 'dataRow').map((m) => m.fields);
+    return rowsOf<Row>(statement, dataRows, this.db.parsers);
+  }
+
+  /** The bytes PGlite answers a message with (copied: PGlite hands out views of its WASM memory). */
+  private async runRaw(message: Uint8Array): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    await this.db.execProtocolRawStream(message, {
+      syncToFs: false,
+      onRawData: (chunk) => {
+        chunks.push(Buffer.from(chunk));
+      },
+    });
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   }
 
   private async prepare(sql: string): Promise<Prepared> {
@@ -133,15 +148,13 @@ function concat(parts: Uint8Array[]): Uint8Array {
 /** Rows as `query()` answers them: one object per row, each field parsed by its column's type. */
 function rowsOf<Row>(
   statement: Prepared,
-  messages: BackendMessage[],
+  textRows: readonly TextRow[],
   parsers: Record<number | string, types.Parser>,
 ): Row[] {
   const fields = statement.rowDescription?.fields;
   if (!fields) return [];
   const rows: Row[] = [];
-  for (const message of messages) {
-    if (message.name !== 'dataRow') continue;
-    const values = (message as DataRowMessage).fields;
+  for (const values of textRows) {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
       row[fields[i]!.name] = types.parseType(values[i] ?? null, fields[i]!.dataTypeID, parsers);
