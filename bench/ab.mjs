@@ -92,3 +92,13 @@ if (apps.length === 2) {
 }
 for (const app of apps) await app.running.close();
 await floor.close();
+// The server is shared (the tests use it too): leave none of this run's schemas behind.
+if (ENGINE === 'postgres') {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  for (const schema of [`ab_floor_${suffix}`, ...apps.map((_, i) => `ab_app${i}_${suffix}`)]) {
+    await admin.query(`drop schema if exists ${schema} cascade`);
+  }
+  await admin.end();
+}
