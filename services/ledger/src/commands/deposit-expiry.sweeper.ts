@@ -2,9 +2,15 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { CommandBus } from '@nestjs/cqrs';
 import { ExpireTransactionCommand, isDomainError } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
+import { EXPIRING_DEPOSITS_SQL } from '../read-models/schema.js';
 
 export const EXPIRY_SWEEP_INTERVAL_MS = 15_000;
 export const EXPIRY_SWEEP_BATCH = 200;
+
+/** The due deposits, oldest expiry first: a range of the partial index `rm_transactions_due`. */
+export const DUE_DEPOSITS_SQL = `select transaction_id::text id from rm_transactions
+  where ${EXPIRING_DEPOSITS_SQL} and expires_at <= $1::timestamptz
+  order by expires_at limit $2`;
 
 /**
  * Expires deposits past their TTL. The due work is found in the read model (not held in timers),
@@ -36,12 +42,7 @@ export class DepositExpirySweeper implements OnApplicationBootstrap, OnApplicati
 
   /** Expires up to one batch of due deposits; answers how many it expired. */
   async sweep(now = new Date()): Promise<number> {
-    const { rows } = await this.db.query<{ id: string }>(
-      `select transaction_id::text id from rm_transactions
-       where type = 'deposit' and state in ('awaiting_payment', 'payment_reported') and expires_at <= $1::timestamptz
-       order by expires_at limit $2`,
-      [now.toISOString(), EXPIRY_SWEEP_BATCH],
-    );
+    const { rows } = await this.db.query<{ id: string }>(DUE_DEPOSITS_SQL, [now.toISOString(), EXPIRY_SWEEP_BATCH]);
     let expired = 0;
     for (const row of rows) {
       try {

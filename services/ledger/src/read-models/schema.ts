@@ -1,6 +1,15 @@
 import { RECONCILIATION_SCHEMA } from '../reconciliation/read-model/schema.js';
 
 /**
+ * The deposits the expiry sweeper looks at (commands/deposit-expiry.sweeper.ts), and the predicate of
+ * the partial index that serves it, so that the sweep reads the due ones in expiry order instead of
+ * every pending deposit: the queue index orders by creation, and at 200,000 pending deposits the
+ * sweep took 24 ms on the server (with two parallel workers) and 35-48 ms on PGlite, where it holds
+ * the one connection, every 15 s; with the index 0.2-0.4 ms (README, issue 15's eleventh round).
+ */
+export const EXPIRING_DEPOSITS_SQL = `type = 'deposit' and state in ('awaiting_payment', 'payment_reported')`;
+
+/**
  * Read models projected from the event stream. Everything here can be dropped and rebuilt by
  * replaying the store (the replay tool does exactly that into a scratch schema).
  * Amounts are bigint kuruş.
@@ -37,6 +46,7 @@ create index if not exists rm_transactions_queue on rm_transactions (type, state
 -- The panel lists newest first with a (created_at, transaction_id) cursor.
 create index if not exists rm_transactions_newest on rm_transactions (created_at desc, transaction_id desc);
 create index if not exists rm_transactions_bank_day on rm_transactions (bank_account_id, created_at);
+create index if not exists rm_transactions_due on rm_transactions (expires_at) where ${EXPIRING_DEPOSITS_SQL};
 create table if not exists rm_transfers (
   transfer_id text primary key,
   transaction_id uuid not null,
