@@ -34,6 +34,14 @@ const PGLITE_SETTINGS = [
   // The generic plans above do not read the histograms and MCV lists whose resolution this lowers;
   // literals in SQL text still do, and the states, types and forms they name are fewer than 10.
   `default_statistics_target=${EMBEDDED_STATISTICS_TARGET}`,
+  // A new 16 MB WAL segment is created by writing its last byte, not by writing 16 MB of zeros. Through
+  // the WASM file system (one fs.writeSync per 8 kB block, on the main thread) the zeros held every
+  // request for about 47 ms once per segment: every 1.3-1.6 s under the bench's deposits, the p99 of
+  // the Infrastructure form. The zeros only reserve disk space ahead of the WAL writes (PostgreSQL
+  // offers this for copy-on-write file systems); without them a full disk fails a later WAL write
+  // instead of the segment's creation, and PGlite runs without fsync anyway (README, issue 15's
+  // eleventh round).
+  'wal_init_zero=off',
 ];
 
 /**
