@@ -5,7 +5,7 @@ import { RECONCILIATION_SCHEMA } from '../reconciliation/read-model/schema.js';
  * the partial index that serves it, so that the sweep reads the due ones in expiry order instead of
  * every pending deposit: the queue index orders by creation, and at 200,000 pending deposits the
  * sweep took 24 ms on the server (with two parallel workers) and 35-48 ms on PGlite, where it holds
- * the one connection, every 15 s; with the index 0.2-0.4 ms (README, issue 15's eleventh round).
+ * the one connection, every 15 s; with the index 0.2-1.4 ms (README, issue 15's eleventh round).
  */
 export const EXPIRING_DEPOSITS_SQL = `type = 'deposit' and state in ('awaiting_payment', 'payment_reported')`;
 
