@@ -43,8 +43,9 @@ function countStatement(sql) {
 
 /**
  * Time inside PGlite per prepared statement (the engine's work: parse, plan, execute and writing
- * the reply; since issue 15's eleventh round the reply is read outside it), keyed like `statements`: pglite-prepared.ts sends Parse
- * (name, text) once per statement and then Bind (portal, name) per run.
+ * the reply; since issue 15's eleventh round the reply is read outside it), keyed like
+ * `statements`: pglite-prepared.ts sends Parse (name, text) once per statement and then Bind
+ * (portal, name) per run.
  */
 const engineMs = new Map();
 function timePgliteStatements() {
