@@ -48,6 +48,8 @@ function countStatement(sql) {
  * (portal, name) per run.
  */
 const engineMs = new Map();
+/** BENCH_SLOW_STATEMENT_MS: statements slower than this inside PGlite are printed as they happen. */
+const SLOW_STATEMENT_MS = Number(process.env.BENCH_SLOW_STATEMENT_MS || Infinity);
 function timePgliteStatements() {
   const names = new Map();
   const cstring = (bytes, at) => {
@@ -74,7 +76,11 @@ function timePgliteStatements() {
       try {
         return await original.call(this, message, options);
       } finally {
-        engineMs.set(key, (engineMs.get(key) ?? 0) + performance.now() - t0);
+        const tookMs = performance.now() - t0;
+        engineMs.set(key, (engineMs.get(key) ?? 0) + tookMs);
+        if (tookMs > SLOW_STATEMENT_MS) {
+          process.stderr.write(`${new Date().toISOString()} slow statement ${tookMs.toFixed(1)} ms: ${key}\n`);
+        }
       }
     };
   }

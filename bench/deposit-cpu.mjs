@@ -13,6 +13,8 @@
 //      this checkout),
 //      BENCH_SERVER_NODE_ARGS (node flags for the floor and app servers alike),
 //      BENCH_CPU_PROF (a file: the app server's CPU profile from its first request to its close).
+//      BENCH_SLOW_STATEMENT_MS (a number: the app server prints every statement that took longer
+//      inside PGlite, with the time, to stderr; how issue 15's eleventh round found its stalls).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
