@@ -22,7 +22,9 @@ describe('PGlite data-directory template', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is kept per PGlite version under node_modules/.cache, and made when missing', async () => {
-    expect(pgliteTemplatePath()).toMatch(/node_modules\/\.cache\/transfergate\/pglite-\d+\.\d+\.\d+-datadir\.tar\.gz$/);
+    expect(pgliteTemplatePath()).toMatch(
+      /node_modules\/\.cache\/transfergate\/pglite-\d+\.\d+\.\d+-postgres-only\.tar\.gz$/,
+    );
     const made = await makePgliteTemplate(join(dir, 'made', 'template.tar.gz'));
     expect(statSync(made).size).toBeGreaterThan(100_000);
     expect(existsSync(`${made}.${process.pid}.partial`)).toBe(false);
@@ -42,6 +44,11 @@ describe('PGlite data-directory template', () => {
     const db = await openPglite(dataDir);
     expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['base', 'global', 'pg_wal', 'postgresql.conf']));
     expect((await db.query<{ n: number }>('select 1 as n')).rows).toEqual([{ n: 1 }]);
+    // The template databases are left out: PGlite opens `postgres` only.
+    expect((await db.query<{ datname: string }>('select datname from pg_database')).rows).toEqual([
+      { datname: 'postgres' },
+    ]);
+    expect(readdirSync(join(dataDir, 'base'))).toHaveLength(1);
     await db.close();
     expect(readdirSync(dir).sort()).toEqual(['pgdata']);
   }, 180_000);
