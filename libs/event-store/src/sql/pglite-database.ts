@@ -5,6 +5,7 @@ import { EventLoopTurns } from './event-loop-turns.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { isInitialisedDataDir, unpackPgliteTemplate } from './pglite-template.js';
 import { PglitePreparedStatements } from './pglite-prepared.js';
+import { raiseWasmTieringBudget } from './pglite-tiering.js';
 import { startAutovacuum, type RunningAutovacuum } from './pglite-autovacuum.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
@@ -61,6 +62,7 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
       if (!isInitialisedDataDir(dataDir)) await unpackPgliteTemplate(dataDir);
       mkdirSync(dataDir, { recursive: true });
     }
+    raiseWasmTieringBudget();
     db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_SETTINGS });
   } catch (error) {
     await lock?.release();
