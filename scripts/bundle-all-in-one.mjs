@@ -73,6 +73,10 @@ const result = await build({
   target: 'node20',
   // swc's maps are read in, so --enable-source-maps still points at the TypeScript.
   sourcemap: true,
+  // Names stay what swc gave them: esbuild renames a class whose name another module also uses
+  // (InstanceLoader → _InstanceLoader), and Nest's log contexts, our loggers' and error messages read
+  // `.name`.
+  keepNames: true,
   metafile: true,
   logLevel: 'warning',
   external: EXTERNAL,
