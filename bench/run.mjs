@@ -19,7 +19,7 @@
 //      BENCH_ES_N_PG / BENCH_ES_N_PGLITE (fixed append counts instead of the ~7 s calibration),
 //      BENCH_CB_N_PG / BENCH_CB_N_PGLITE (callbacks per callback phase, default 1000 / 500),
 //      BENCH_REPLAY_EVENTS (events of the replay phase, default 1,000,000; 0 skips it),
-//      BENCH_PHASES (comma list of es, app, dist, callbacks, replay; default all: e.g.
+//      BENCH_PHASES (comma list of start, es, app, dist, callbacks, replay; default all: e.g.
 //      BENCH_PHASES=app runs only the deposit/status phases and their floors),
 //      BENCH_ENGINES (comma list of pglite, postgres; default both),
 //      BENCH_ROUNDS (rounds of floor INSERT and deposit phases per engine, 1..9, default 3),
@@ -27,6 +27,9 @@
 //      engine's first round, default 10; 0 skips it).
 // 5. replay (bench/replay-phase.mjs): events/s of `transfergate replay` over generated ledger events on
 //    PostgreSQL beside the raw read of the same rows, same run.
+// 0. start (bench/start-phase.mjs, also runnable alone): the embedded default's cold start (an empty
+//    DATA_DIR) and warm start as `npm start` runs them, wall time to the first answer and RSS after
+//    15 s idle, BENCH_START_RUNS times (default 3), before any other phase loads the machine.
 // 6. reconciliation (bench/reconciliation-phase.mjs, also runnable alone): statement lines imported and
 //    matched per second (BENCH_RECON_LINES, default 100,000, against BENCH_RECON_DEPOSITS, default
 //    50,000 open deposits; BENCH_RECON=0 skips the phase) and the automatic match precision/recall.
@@ -48,6 +51,7 @@ import { BODY_LIMIT, BOOTSTRAP, RATE_LIMIT_PER_MINUTE, appConfig } from './app-c
 import { measureAppends } from './event-store-phase.mjs';
 import { measureReplay } from './replay-phase.mjs';
 import { measureReconciliation } from './reconciliation-phase.mjs';
+import { measureStarts } from './start-phase.mjs';
 import { measureDistributed } from './distributed-phase.mjs';
 import {
   CALLBACK_FAIL_SHARE,
@@ -64,7 +68,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 32;
-const ALL_PHASES = ['es', 'app', 'dist', 'callbacks', 'replay'];
+const ALL_PHASES = ['start', 'es', 'app', 'dist', 'callbacks', 'replay'];
 const PHASES = new Set((process.env.BENCH_PHASES || ALL_PHASES.join(',')).split(',').map((p) => p.trim()));
 for (const phase of PHASES) if (!ALL_PHASES.includes(phase)) throw new Error(`BENCH_PHASES: unknown phase ${phase}`);
 const ENGINES = [
@@ -82,7 +86,11 @@ if (!Number.isInteger(DEPOSIT_ROUNDS) || DEPOSIT_ROUNDS < 1 || DEPOSIT_ROUNDS > 
 if (!Number.isInteger(JIT_WARMUP_SECONDS) || JIT_WARMUP_SECONDS < 0 || JIT_WARMUP_SECONDS > 60)
   throw new RangeError('BENCH_JIT_WARMUP_SECONDS must be an integer 0..60');
 // A round is four 12 s phases per engine, about 100 s for both.
-const HARD_LIMIT_MS = 720_000 + 120_000 * DEPOSIT_ROUNDS + 8_000 * JIT_WARMUP_SECONDS + REPLAY_PHASE_LIMIT_MS; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
+const START_RUNS = Number(process.env.BENCH_START_RUNS || 3);
+if (!Number.isInteger(START_RUNS) || START_RUNS < 1 || START_RUNS > 9)
+  throw new RangeError('BENCH_START_RUNS must be an integer 1..9');
+const HARD_LIMIT_MS =
+  720_000 + 160_000 * START_RUNS + 120_000 * DEPOSIT_ROUNDS + 8_000 * JIT_WARMUP_SECONDS + REPLAY_PHASE_LIMIT_MS; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
 const CALLBACK_PHASE_LIMIT_MS = 120_000;
 const CALLBACK_N = {
   pglite: Number(process.env.BENCH_CB_N_PGLITE || 500),
@@ -329,6 +337,12 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
 }
 
 /** The middle value (the lower middle of an even count). */
+/** `min-max` of one figure over a list of results. */
+function range(results, key) {
+  const values = results.map((x) => x[key]);
+  return `${Math.min(...values)}-${Math.max(...values)}`;
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
@@ -526,6 +540,17 @@ async function main() {
       },
     },
   };
+
+  if (PHASES.has('start')) {
+    log(`0. the embedded default's start, as npm start runs it (${START_RUNS} cold starts, each then warm) ...`);
+    results.start = await measureStarts({ runs: START_RUNS, log });
+    const list = (starts, key) => starts.map((x) => x[key]).join(' · ');
+    console.log(
+      `\nembedded start (npm start's command, PGlite): cold ${list(results.start.cold, 'startMs')} ms to the first answer, ` +
+        `idle RSS ${list(results.start.cold, 'idleRssMb')} MB | warm ${list(results.start.warm, 'startMs')} ms, ` +
+        `idle RSS ${list(results.start.warm, 'idleRssMb')} MB (goal: cold < 5,000 ms, idle RSS < 400 MB)\n`,
+    );
+  }
 
   const es = results.eventStore;
   if (PHASES.has('es')) {
@@ -768,6 +793,16 @@ async function main() {
   const both = (f) => [cell(() => f('pglite')), cell(() => f('postgres'))];
   const rows = [
     ['figure', 'PGlite', 'PostgreSQL'],
+    [
+      `embedded cold start ms, median of ${START_RUNS} (range)`,
+      cell(() => `${median(results.start.cold.map((x) => x.startMs))} (${range(results.start.cold, 'startMs')})`),
+      '-',
+    ],
+    [
+      'embedded idle RSS MB after a cold start, median (range)',
+      cell(() => `${median(results.start.cold.map((x) => x.idleRssMb))} (${range(results.start.cold, 'idleRssMb')})`),
+      '-',
+    ],
     ['event store appends/s', ...both((e) => fmt(es[e].appendsPerSec))],
     ['event store append p99 (ms)', ...both((e) => es[e].latencyMs.p99)],
   ];
