@@ -22,9 +22,9 @@ const entry = join(root, 'apps/all-in-one/dist/main.js');
  * - OpenTelemetry: one API instance shared with the tracing preload, whose hooks patch modules that
  *   Node's loader loads;
  * - pino: its transports start worker files from its own folder;
- * - the rest are optional peers this install does not carry (KurrentDB, MongoDB, Nest's and the
- *   message brokers' optional packages, native addons), required only when configured, inside the
- *   try/catch their packages already put around them.
+ * - the rest load only when configured: the message brokers' clients (distributed mode), and
+ *   optional peers an install may not carry (KurrentDB, MongoDB, Nest's optional packages, native
+ *   addons), which their users require inside the try/catch they already put around them.
  */
 const EXTERNAL = [
   '@transfergate/event-store',
@@ -63,6 +63,13 @@ const EXTERNAL = [
  */
 const STATELESS_TWICE = new Set(['uuid']);
 
+const BANNER =
+  "import { createRequire as __transfergateCreateRequire } from 'node:module'; const require = __transfergateCreateRequire(import.meta.url);";
+// The entry must be swc's output: bundling the bundle again would pass for a build and check nothing.
+if (readFileSync(entry, 'utf8').includes(BANNER)) {
+  throw new Error(`bundle-all-in-one: ${entry} is a bundle already; run the all-in-one build (swc first)`);
+}
+
 const result = await build({
   entryPoints: [entry],
   outfile: entry,
@@ -81,9 +88,7 @@ const result = await build({
   logLevel: 'warning',
   external: EXTERNAL,
   // The CommonJS packages inside call require() for Node's built-ins and for the externals above.
-  banner: {
-    js: "import { createRequire as __transfergateCreateRequire } from 'node:module'; const require = __transfergateCreateRequire(import.meta.url);",
-  },
+  banner: { js: BANNER },
 });
 
 const bundled = new Set();
