@@ -6,11 +6,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clearTimeout, setTimeout } from 'node:timers';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 import { SCENARIOS, measure } from './load.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,17 +18,6 @@ const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const READY_TIMEOUT_MS = 60_000;
 const PROVISION_TIMEOUT_MS = 60_000;
 const OUTPUT_LIMIT_CHARS = 100_000;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function spawnNode(script, args, env) {
   const child = spawn(process.execPath, [join(ROOT, script), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -51,7 +51,7 @@ import { BODY_LIMIT, BOOTSTRAP, RATE_LIMIT_PER_MINUTE, appConfig } from './app-c
 import { measureAppends } from './event-store-phase.mjs';
 import { measureReplay } from './replay-phase.mjs';
 import { measureReconciliation } from './reconciliation-phase.mjs';
-import { measureStarts } from './start-phase.mjs';
+import { describeStarts, measureStarts } from './start-phase.mjs';
 import { measureDistributed } from './distributed-phase.mjs';
 import {
   CALLBACK_FAIL_SHARE,
@@ -336,13 +336,13 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
   );
 }
 
-/** The middle value (the lower middle of an even count). */
 /** `min-max` of one figure over a list of results. */
 function range(results, key) {
   const values = results.map((x) => x[key]);
   return `${Math.min(...values)}-${Math.max(...values)}`;
 }
 
+/** The middle value (the lower middle of an even count). */
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
@@ -544,12 +544,7 @@ async function main() {
   if (PHASES.has('start')) {
     log(`0. the embedded default's start, as npm start runs it (${START_RUNS} cold starts, each then warm) ...`);
     results.start = await measureStarts({ runs: START_RUNS, log });
-    const list = (starts, key) => starts.map((x) => x[key]).join(' · ');
-    console.log(
-      `\nembedded start (npm start's command, PGlite): cold ${list(results.start.cold, 'startMs')} ms to the first answer, ` +
-        `idle RSS ${list(results.start.cold, 'idleRssMb')} MB | warm ${list(results.start.warm, 'startMs')} ms, ` +
-        `idle RSS ${list(results.start.warm, 'idleRssMb')} MB (goal: cold < 5,000 ms, idle RSS < 400 MB)\n`,
-    );
+    console.log(`\nembedded start (npm start's command, PGlite): ${describeStarts(results.start)}\n`);
   }
 
   const es = results.eventStore;

@@ -8,12 +8,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** How long a started process is left idle before its RSS is read (the issue's "idle RSS"). */
@@ -22,16 +22,6 @@ const IDLE_MS = 15_000;
 const START_LIMIT_MS = 60_000;
 const POLL_MS = 20;
 const ADMIN_PASSWORD = 'bench-Start-Passw0rd';
-
-async function freePort() {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 function rssMb(pid) {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -100,12 +90,16 @@ export async function measureStarts({ runs = 3, log = () => {} } = {}) {
   return { idleMs: IDLE_MS, cold, warm };
 }
 
+/** measureStarts' result as one line, every start's figure beside the goal. */
+export function describeStarts({ cold, warm }) {
+  const list = (starts, key) => starts.map((s) => s[key]).join(' · ');
+  return (
+    `cold ${list(cold, 'startMs')} ms to the first answer, idle RSS ${list(cold, 'idleRssMb')} MB | ` +
+    `warm ${list(warm, 'startMs')} ms, idle RSS ${list(warm, 'idleRssMb')} MB (goal: cold < 5,000 ms, idle RSS < 400 MB)`
+  );
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runs = Number(process.env.BENCH_START_RUNS || 3);
-  const result = await measureStarts({ runs, log: console.log });
-  const list = (starts, key) => starts.map((s) => s[key]).join(' · ');
-  console.log(
-    `cold start ${list(result.cold, 'startMs')} ms, idle RSS ${list(result.cold, 'idleRssMb')} MB | ` +
-      `warm start ${list(result.warm, 'startMs')} ms, idle RSS ${list(result.warm, 'idleRssMb')} MB (goal: cold < 5,000 ms, RSS < 400 MB)`,
-  );
+  console.log(describeStarts(await measureStarts({ runs, log: console.log })));
 }
