@@ -50,7 +50,12 @@ export async function verifyHeads(
   verifier: { checkHeads(heads: StreamHead[]): HeadCheck | Promise<HeadCheck> },
   maxChecks = 10_000,
 ): Promise<BrokenLink[]> {
-  const { broken, unseen } = await verifier.checkHeads(await readStreamHeads(db));
+  return settleHeadCheck(db, await verifier.checkHeads(await readStreamHeads(db)), maxChecks);
+}
+
+/** A head check's result with its unseen streams told apart: still being written (fine) or cut short (broken). */
+export async function settleHeadCheck(db: SqlExecutor, check: HeadCheck, maxChecks = 10_000): Promise<BrokenLink[]> {
+  const { broken, unseen } = check;
   for (const u of unseen.slice(0, maxChecks)) {
     const { rows } = await db.query<{ n: number }>(
       `select count(*)::int as n from es_events where stream_id = $1 and stream_version > $2 and stream_version <= $3`,
@@ -107,9 +112,14 @@ export async function readAuditBatch(
     dataText: r.data,
     metadataText: r.metadata,
     recordedAtUs: r.at_us,
-    createdAt: `${r.at_us.slice(0, 23)}Z`,
+    createdAt: createdAtOf(r.at_us),
     hash: r.hash,
   }));
+}
+
+/** RecordedEvent.createdAt (milliseconds) from the hashed recorded time (microseconds). */
+export function createdAtOf(recordedAtUs: string): string {
+  return `${recordedAtUs.slice(0, 23)}Z`;
 }
 
 export async function readStreamHeads(db: SqlExecutor): Promise<StreamHead[]> {

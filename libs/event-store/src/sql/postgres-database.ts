@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { Pool, PoolClient, PoolConfig, QueryResult } from 'pg';
 import { finished } from 'node:stream/promises';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 import { copyText } from './copy-text.js';
@@ -30,11 +30,8 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
       await admin.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.poolSize ?? 20,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  const connection: PostgresConnection = { url: options.url, ...(schema ? { schema } : {}) };
+  const pool = new pg.Pool(postgresPoolConfig(connection, options.poolSize ?? 20));
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const statements = new PreparedStatementNames(PREPARED_STATEMENTS_MAX, PREPARED_TEXT_MAX_CHARS);
@@ -88,7 +85,34 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
       await pool.end();
     },
   };
+  CONNECTIONS.set(database, connection);
   return database;
+}
+
+/** Where a PostgreSQL database was opened: enough for another thread to open its own connections. */
+export interface PostgresConnection {
+  url: string;
+  schema?: string;
+}
+
+/** Kept beside the database object, not on it, so that printing the object never prints the URL (it may hold a password). */
+const CONNECTIONS = new WeakMap<SqlDatabase, PostgresConnection>();
+
+/** The connection `db` was opened with, for a thread of its own (the replay's reader); undefined for PGlite. */
+export function postgresConnectionOf(db: SqlDatabase): PostgresConnection | undefined {
+  return CONNECTIONS.get(db);
+}
+
+/** pg's pool settings for a connection: the one place its schema becomes the search path. */
+export function postgresPoolConfig(connection: PostgresConnection, max: number): PoolConfig {
+  if (connection.schema !== undefined && !IDENTIFIER.test(connection.schema)) {
+    throw new Error(`invalid schema name ${connection.schema}`);
+  }
+  return {
+    connectionString: connection.url,
+    max,
+    ...(connection.schema ? { options: `-c search_path=${connection.schema}` } : {}),
+  };
 }
 
 /**

@@ -3,9 +3,7 @@ import {
   auditHead,
   comparePositions,
   countEvents,
-  readAuditBatch,
-  startChainCheck,
-  verifyHeads,
+  startAuditPass,
   type BrokenLink,
   type GlobalPosition,
   type SqlDatabase,
@@ -129,33 +127,19 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
   const memory =
     projector === 'memory' ? new MemoryProjection(options.maxHeldRows, options.settledFlushRows) : undefined;
   const inScratch = <T>(work: (tx: SqlExecutor) => Promise<T>) => scratch.run(work);
-  // The chains are checked on a worker thread while this one projects (ChainVerifier's results, in order).
-  const chain = startChainCheck(onBroken);
+  // Reading and the chain check run beside this thread's projection (audit-pass.ts says where).
+  const pass = startAuditPass(db, { readUntil, projectUntil, batchEvents, onBroken });
   let reported = false;
   try {
-    let after = START;
-    let next = readAuditBatch(db, after, readUntil, batchEvents);
-    // A failure elsewhere leaves the prefetched page unawaited: it must not become an unhandled rejection.
-    void next.catch(() => undefined);
     for (;;) {
-      const batch = await next;
-      if (batch.length === 0) break;
-      if (options.signal?.aborted) {
-        await next.catch(() => undefined);
-        throw new Error('replay interrupted');
-      }
-      after = batch[batch.length - 1]!.position;
-      // Read the next page while this one is projected (a pool has connections to spare).
-      next = readAuditBatch(db, after, readUntil, batchEvents);
-      void next.catch(() => undefined);
-      await chain.submit(batch);
-      // Without --until the chains are checked up to the head, past the projection's bound.
-      const events: StoredEvent[] = [];
-      for (const row of batch) if (comparePositions(row.position, projectUntil) <= 0) events.push(new StoredEvent(row));
-      eventsRead += batch.length;
-      projected += events.length;
+      const page = await pass.next();
+      if (!page) break;
+      if (options.signal?.aborted) throw new Error('replay interrupted');
+      eventsRead += page.read;
+      projected += page.events.length;
+      const events = page.events.map((row) => new StoredEvent(row));
       // The rows are not needed past this point; dropping them lets a collection during the fold skip them.
-      batch.length = 0;
+      page.events.length = 0;
       if (events.length > 0 && memory) await memory.applyPage(events, inScratch);
       else if (events.length > 0) {
         await scratch.run(async (tx) => {
@@ -167,10 +151,9 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       }
       options.onProgress?.({ eventsRead, eventsTotal });
     }
-    await next;
     if (memory) await memory.finish(inScratch);
-    await chain.drain();
-    if (!options.until) for (const link of await verifyHeads(db, chain)) onBroken(link);
+    // Without --until the chains are checked up to the head, past the projection's bound, and the heads with them.
+    await pass.finish({ heads: !options.until });
     const seconds = (performance.now() - started) / 1000;
 
     const merchant = options.merchant ? await findMerchant(scratch, options.merchant) : null;
@@ -202,7 +185,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       until: options.until ?? null,
       merchant,
       events: { read: eventsRead, projected, seconds, perSecond: seconds > 0 ? Math.round(eventsRead / seconds) : 0 },
-      chain: { eventsChecked: chain.eventsChecked, broken, firstBroken: broken[0] ?? null, brokenCount },
+      chain: { eventsChecked: pass.eventsChecked, broken, firstBroken: broken[0] ?? null, brokenCount },
       comparison,
       invariants,
       balances,
@@ -210,7 +193,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
     reported = true;
     return report;
   } finally {
-    await chain.close();
+    await pass.close();
     await memory?.settle();
     // A replay that failed has no report to name its scratch schema, so nobody could drop it later.
     if (options.dropScratch !== false || !reported) await scratch.drop();

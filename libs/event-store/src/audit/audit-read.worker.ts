@@ -1,0 +1,86 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import pg from 'pg';
+import { ChainVerifier, type BrokenLink } from '../store/event-chain.js';
+import { START, comparePositions } from '../store/event-store.js';
+import { postgresPoolConfig } from '../sql/postgres-database.js';
+import type { SqlExecutor } from '../sql/sql-database.js';
+import { readAuditBatch, readStreamHeads } from './audit-reader.js';
+import { pushRowFields, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
+
+/**
+ * An audit pass's reader (audit-pass.ts starts it): reads the store's pages in global order on
+ * connections of its own (one read ahead), checks each event's hash chain and sends the events to
+ * project, at most `pagesAhead` pages before the pass has taken them; then, when asked, checks the
+ * recorded stream heads.
+ */
+if (!parentPort) throw new Error('audit-read.worker runs as a worker thread');
+const port = parentPort;
+const settings = workerData as ReaderSettings;
+
+// Two connections: one reads the next page while the other's rows are checked.
+const pool = new pg.Pool(postgresPoolConfig(settings.connection, 2));
+// An idle client's error (a server restart) must not end the thread; the next query reports it.
+pool.on('error', () => undefined);
+// Named statements: two texts, each planned once per connection.
+const statementNames = new Map<string, string>();
+const db: SqlExecutor = {
+  async query<Row>(sql: string, params?: readonly unknown[]) {
+    let name = statementNames.get(sql);
+    if (name === undefined) statementNames.set(sql, (name = `tg_audit_read_${statementNames.size}`));
+    const result = await pool.query({ name, text: sql, values: params as unknown[] | undefined });
+    return { rows: result.rows as Row[] };
+  },
+};
+
+const verifier = new ChainVerifier();
+let credit = settings.pagesAhead;
+let creditReturned: (() => void) | undefined;
+
+function send(message: FromReader): void {
+  port.postMessage(message);
+}
+
+function failed(error: unknown): void {
+  send({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+}
+
+port.on('message', (message: ToReader) => {
+  if (message.kind === 'taken') {
+    credit += 1;
+    const wake = creditReturned;
+    creditReturned = undefined;
+    wake?.();
+  } else {
+    checkHeads().catch(failed);
+  }
+});
+
+async function readAll(): Promise<void> {
+  let next = readAuditBatch(db, START, settings.readUntil, settings.batchEvents);
+  for (;;) {
+    const batch = await next;
+    if (batch.length === 0) break;
+    next = readAuditBatch(db, batch[batch.length - 1]!.position, settings.readUntil, settings.batchEvents);
+    // Reported by the loop's next turn, or never if this page's send fails first.
+    next.catch(() => undefined);
+    const fields: unknown[] = [];
+    const broken: BrokenLink[] = [];
+    for (const row of batch) {
+      const link = verifier.accept(row);
+      if (link) broken.push(link);
+      if (comparePositions(row.position, settings.projectUntil) <= 0) pushRowFields(fields, row);
+    }
+    while (credit === 0) await new Promise<void>((resolve) => (creditReturned = resolve));
+    credit -= 1;
+    send({ kind: 'page', read: batch.length, fields, broken });
+  }
+  send({ kind: 'end' });
+}
+
+async function checkHeads(): Promise<void> {
+  const result = verifier.checkHeads(await readStreamHeads(db));
+  await pool.end();
+  send({ kind: 'heads', result });
+}
+
+readAll().catch(failed);

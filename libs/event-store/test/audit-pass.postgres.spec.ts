@@ -1,0 +1,181 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import {
+  PostgresEventStore,
+  READER_PAGES_AHEAD,
+  START,
+  auditHead,
+  comparePositions,
+  openPostgres,
+  postgresConnectionOf,
+  startAuditPass,
+  type AuditPassOptions,
+  type AuditRow,
+  type BrokenLink,
+  type GlobalPosition,
+  type NewEvent,
+  type SqlDatabase,
+} from '../src/index.js';
+import { TEST_DATABASE_URL } from '../../../test/support/postgres.js';
+
+/**
+ * The replay's pass over the store on a reader thread (its own connections, parsing and hashing
+ * there) gives what the pass on the calling thread gives: the same events to project, in order,
+ * the same broken links in the same order, the same count. The test runs from the TypeScript
+ * sources, so it hands the pass the built reader script (`npm run build` first).
+ */
+const BUILT_READER = new URL('../dist/audit/audit-read.worker.js', import.meta.url);
+
+type Thread = 'reader' | 'inline';
+
+async function runPass(
+  db: SqlDatabase,
+  thread: Thread,
+  options: Partial<AuditPassOptions> & { readUntil: GlobalPosition; projectUntil: GlobalPosition },
+) {
+  const broken: BrokenLink[] = [];
+  const pass = startAuditPass(db, {
+    batchEvents: 3,
+    onBroken: (link) => broken.push(link),
+    thread,
+    ...(thread === 'reader' ? { readerUrl: BUILT_READER } : {}),
+    ...options,
+  });
+  const events: AuditRow[] = [];
+  let read = 0;
+  let pages = 0;
+  try {
+    for (let page = await pass.next(); page; page = await pass.next()) {
+      pages += 1;
+      read += page.read;
+      events.push(...page.events);
+    }
+    await pass.finish({ heads: true });
+    return { thread: pass.thread, events, read, pages, broken, checked: pass.eventsChecked };
+  } finally {
+    await pass.close();
+  }
+}
+
+describe('audit pass on a reader thread (PostgreSQL server)', () => {
+  const schema = `t_audit_pass_${randomBytes(5).toString('hex')}`;
+  let db: SqlDatabase;
+  let store: PostgresEventStore;
+  const event = (data: unknown): NewEvent => ({ eventId: randomUUID(), type: 'Audited', schemaVersion: 1, data });
+
+  beforeAll(async () => {
+    expect(existsSync(fileURLToPath(BUILT_READER))).toBe(true); // npm test builds first
+    db = await openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4 });
+    store = await PostgresEventStore.create(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+  });
+
+  it('reads, checks and hands over what the calling thread would, broken links included', async () => {
+    const streams = Array.from({ length: 5 }, (_, i) => `audit-${i}-${randomUUID()}`);
+    for (let round = 0; round < 6; round++) {
+      for (const [i, id] of streams.entries()) {
+        await store.append(id, [event({ round, i, ad: 'Ayşe Çelik "q" \\' }), event([round, { b: 1, a: 2 }])], 'any');
+      }
+    }
+    const [edited, missing, cut] = streams;
+    await db.query(`update es_events set data = '{"round":9}'::jsonb where stream_id = $1 and stream_version = 4`, [
+      edited,
+    ]);
+    await db.query(`update es_events set hash = null where stream_id = $1 and stream_version = 2`, [missing]);
+    await db.query(`delete from es_events where stream_id = $1 and stream_version >= 11`, [cut]);
+
+    const readUntil = await auditHead(db);
+    // Project only the first two thirds: the rest is read and checked, not handed over.
+    const { rows } = await db.query<{ xid: string; seq: string }>(
+      `select xid::text as xid, seq::text as seq from es_events order by es_events.xid, es_events.seq offset 38 limit 1`,
+    );
+    const projectUntil = { commitXid: rows[0]!.xid, seq: rows[0]!.seq };
+
+    const inline = await runPass(db, 'inline', { readUntil, projectUntil });
+    const reader = await runPass(db, 'reader', { readUntil, projectUntil });
+
+    expect(inline.thread).toBe('inline');
+    expect(reader.thread).toBe('reader');
+    expect(inline.read).toBe(58);
+    expect(inline.checked).toBe(58);
+    expect(inline.events).toHaveLength(39);
+    expect(inline.events.every((e) => comparePositions(e.position, projectUntil) <= 0)).toBe(true);
+    // The edit, the removed hash and the event after it (which chains on from genesis), the cut tail.
+    expect(inline.broken.map((b) => `${b.reason} ${b.streamVersion}`).sort()).toEqual([
+      'hash_mismatch 3',
+      'hash_mismatch 4',
+      'hash_missing 2',
+      'head_mismatch 12',
+    ]);
+    // 20 pages of 3 events, far more than the reader may send ahead: it waited for each to be taken.
+    expect(reader.pages).toBe(inline.pages);
+    expect(reader.pages).toBeGreaterThan(READER_PAGES_AHEAD * 4);
+    expect(reader.read).toBe(inline.read);
+    expect(reader.checked).toBe(inline.checked);
+    expect(reader.events).toEqual(inline.events);
+    expect(reader.broken).toEqual(inline.broken);
+  });
+
+  it('is chosen by default for a server from the built code, and needs a server', async () => {
+    expect(postgresConnectionOf(db)).toEqual({ url: TEST_DATABASE_URL, schema });
+    // From the sources (the test runner) without a reader script, the pass stays on this thread.
+    const local = startAuditPass(db, { readUntil: START, projectUntil: START, batchEvents: 10, onBroken: () => {} });
+    expect(local.thread).toBe('inline');
+    await local.close();
+    const copy: SqlDatabase = { ...db };
+    expect(() =>
+      startAuditPass(copy, {
+        readUntil: START,
+        projectUntil: START,
+        batchEvents: 10,
+        onBroken: () => {},
+        thread: 'reader',
+      }),
+    ).toThrow(/needs a PostgreSQL server/);
+  });
+
+  it('fails the pass, never ends it quietly, when reading fails or the reader dies', async () => {
+    const until = await auditHead(db);
+    const broken = await openPostgres({ url: TEST_DATABASE_URL, schema: `${schema}_none`, poolSize: 1 });
+    try {
+      // A schema without an event table: the reader's first query fails.
+      await expect(runPass(broken, 'reader', { readUntil: until, projectUntil: until })).rejects.toThrow(
+        /audit read: relation "es_events" does not exist/,
+      );
+    } finally {
+      await broken.close();
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`drop schema if exists ${schema}_none cascade`);
+      await admin.end();
+    }
+    const dying = new URL('data:text/javascript,process.exit(7)');
+    await expect(runPass(db, 'reader', { readUntil: until, projectUntil: until, readerUrl: dying })).rejects.toThrow(
+      /reader exited \(code 7\)/,
+    );
+  });
+
+  it('stops midway on close', async () => {
+    const until = await auditHead(db);
+    const pass = startAuditPass(db, {
+      readUntil: until,
+      projectUntil: until,
+      batchEvents: 2,
+      onBroken: () => {},
+      thread: 'reader',
+      readerUrl: BUILT_READER,
+    });
+    expect(await pass.next()).toMatchObject({ read: 2 });
+    await pass.close();
+    await expect(pass.next()).rejects.toThrow(/audit read: closed/);
+    await pass.close(); // idempotent
+  });
+});
