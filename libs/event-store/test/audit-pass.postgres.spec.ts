@@ -174,6 +174,8 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
       readerUrl: BUILT_READER,
     });
     expect(await pass.next()).toMatchObject({ read: 2 });
+    // The reader sends pages ahead meanwhile: the ones already here are not handed out after close.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await pass.close();
     await expect(pass.next()).rejects.toThrow(/audit read: closed/);
     await pass.close(); // idempotent

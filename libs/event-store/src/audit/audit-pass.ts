@@ -202,10 +202,11 @@ class ReaderAuditPass implements AuditPass {
 
   private async take(): Promise<FromReader> {
     for (;;) {
+      // A failure (or close) wins over pages that arrived before it.
+      if (this.failure) throw this.failure;
       const message = this.arrived.shift();
       if (message?.kind === 'failed') throw this.fail(new Error(`audit read: ${message.message}`));
       if (message) return message;
-      if (this.failure) throw this.failure;
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
