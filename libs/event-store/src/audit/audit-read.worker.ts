@@ -3,6 +3,7 @@ import pg from 'pg';
 import { ChainVerifier, type BrokenLink } from '../store/event-chain.js';
 import { START, comparePositions } from '../store/event-store.js';
 import { postgresPoolConfig } from '../sql/postgres-database.js';
+import { PreparedStatementNames } from '../sql/prepared-statement-names.js';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { readAuditBatch, readStreamHeads } from './audit-reader.js';
 import { pushRowFields, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
@@ -21,13 +22,13 @@ const settings = workerData as ReaderSettings;
 const pool = new pg.Pool(postgresPoolConfig(settings.connection, 2));
 // An idle client's error (a server restart) must not end the thread; the next query reports it.
 pool.on('error', () => undefined);
-// Named statements: two texts, each planned once per connection.
-const statementNames = new Map<string, string>();
+// The page query is prepared once per connection, as openPostgres does it (a few texts at most here).
+const statements = new PreparedStatementNames(4, 64 * 1024);
 const db: SqlExecutor = {
   async query<Row>(sql: string, params?: readonly unknown[]) {
-    let name = statementNames.get(sql);
-    if (name === undefined) statementNames.set(sql, (name = `tg_audit_read_${statementNames.size}`));
-    const result = await pool.query({ name, text: sql, values: params as unknown[] | undefined });
+    const values = params as unknown[] | undefined;
+    const name = statements.nameOf(sql, params);
+    const result = await (name === undefined ? pool.query(sql, values) : pool.query({ name, text: sql, values }));
     return { rows: result.rows as Row[] };
   },
 };
