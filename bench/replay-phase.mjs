@@ -7,7 +7,13 @@
 // Per transaction: a deposit is DepositRequested + TransactionApproved (txn stream) + TransfersPosted
 // (merchant ledger stream); every fourth is a withdrawal: WithdrawalRequested, TransfersReserved,
 // TransactionApproved, ReservationPosted. Merchants: BENCH_REPLAY_MERCHANTS (default 50).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { REPLAY_NODE_OPTIONS, replayInOwnProcess } from '../apps/all-in-one/dist/cli/replay/replay-process.js';
 import { START, auditHead, readAuditBatch } from '../libs/event-store/dist/index.js';
 import { READ_MODEL_SCHEMA, replayLedger } from '../services/ledger/dist/index.js';
 import { round } from './load.mjs';
@@ -158,8 +164,43 @@ export async function measureReplay({ db, PostgresEventStore, log }) {
   };
 }
 
-// `node bench/replay-phase.mjs` runs this phase alone (after `npm run build`), in a throw-away schema.
+/**
+ * The phase as `transfergate replay` runs: in a Node process started with the replay's own options
+ * (REPLAY_NODE_OPTIONS, apps/all-in-one/src/cli/replay/replay-process.ts), the raw read included, so
+ * replay/raw compares two reads in the same heap. The events go to `schema`, which the caller drops.
+ * Resolves with measureReplay's result; the process's log lines go to `log`.
+ */
+export async function measureReplayInOwnProcess({ url, schema, log }) {
+  const resultDir = mkdtempSync(join(tmpdir(), 'tg-bench-replay-'));
+  const resultFile = join(resultDir, 'result.json');
+  try {
+    const child = spawn(process.execPath, [...REPLAY_NODE_OPTIONS, fileURLToPath(import.meta.url)], {
+      env: { ...process.env, TEST_DATABASE_URL: url, BENCH_REPLAY_SCHEMA: schema, BENCH_REPLAY_RESULT: resultFile },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let pending = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop();
+      for (const line of lines) if (/^\[\s*[\d.]+s\] /.test(line)) log(line.replace(/^\[\s*[\d.]+s\] /, ''));
+    });
+    const exitCode = await new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, signal) => resolve(code ?? signal));
+    });
+    if (exitCode !== 0) throw new Error(`replay phase exited with ${exitCode}`);
+    return JSON.parse(readFileSync(resultFile, 'utf8'));
+  } finally {
+    rmSync(resultDir, { recursive: true, force: true });
+  }
+}
+
+// `node bench/replay-phase.mjs` runs this phase alone (after `npm run build`), in a throw-away schema,
+// with the replay's Node options (it runs itself again with them if they are missing).
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const exitCode = await replayInOwnProcess();
+  if (exitCode !== undefined) process.exit(exitCode);
+  const { writeFileSync } = await import('node:fs');
   const { openPostgres, PostgresEventStore } = await import('../libs/event-store/dist/index.js');
   const pg = (await import('pg')).default;
   const url = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -170,7 +211,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const started = Date.now();
   const log = (m) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${m}`);
   try {
-    console.log(JSON.stringify(await measureReplay({ db, PostgresEventStore, log }), null, 2));
+    const result = await measureReplay({ db, PostgresEventStore, log });
+    if (process.env.BENCH_REPLAY_RESULT) writeFileSync(process.env.BENCH_REPLAY_RESULT, JSON.stringify(result));
+    console.log(JSON.stringify(result, null, 2));
   } finally {
     await db.close();
     if (!keep) {

@@ -26,7 +26,8 @@
 //      BENCH_JIT_WARMUP_SECONDS (unmeasured load on the floor and on each deposit form before an
 //      engine's first round, default 10; 0 skips it).
 // 5. replay (bench/replay-phase.mjs): events/s of `transfergate replay` over generated ledger events on
-//    PostgreSQL beside the raw read of the same rows, same run.
+//    PostgreSQL beside the raw read of the same rows, same run, in a process started with the replay's
+//    Node options as the CLI starts it.
 // 0. start (bench/start-phase.mjs, also runnable alone): the embedded default's cold start (an empty
 //    DATA_DIR) and warm start as `npm start` runs them, wall time to the first answer and RSS after
 //    15 s idle, BENCH_START_RUNS times (default 3), before any other phase loads the machine.
@@ -49,7 +50,7 @@ import { LOAD, SCENARIOS, measure, round, runLoad } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { BODY_LIMIT, BOOTSTRAP, RATE_LIMIT_PER_MINUTE, appConfig } from './app-config.mjs';
 import { measureAppends } from './event-store-phase.mjs';
-import { measureReplay } from './replay-phase.mjs';
+import { measureReplayInOwnProcess } from './replay-phase.mjs';
 import { measureReconciliation } from './reconciliation-phase.mjs';
 import { describeStarts, measureStarts } from './start-phase.mjs';
 import { measureDistributed } from './distributed-phase.mjs';
@@ -180,14 +181,10 @@ async function eventStorePostgres() {
 
 async function replayPostgres() {
   const schema = `bench_replay_${suffix}`;
-  const db = await openPostgres({ url: PG_URL, schema, poolSize: 4 });
   return withCleanup(
     `replay PostgreSQL (${schema})`,
-    async () => {
-      await db.close();
-      await dropSchema(schema);
-    },
-    () => measureReplay({ db, PostgresEventStore, log }),
+    () => dropSchema(schema),
+    () => measureReplayInOwnProcess({ url: PG_URL, schema, log }),
   );
 }
 

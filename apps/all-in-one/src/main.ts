@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: a replay runs in a process of its own before the rest of this entry loads (see there).
+import './cli/replay/replay-first.js';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

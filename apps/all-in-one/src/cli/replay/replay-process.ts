@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+/**
+ * The Node options a replay runs with: a young generation of 64 MB semi-spaces instead of V8's
+ * 16 MB. A replay streams pages of events through the process (and through its reader thread, which
+ * inherits the option) while the projection holds its rows: with the default size the scavenger
+ * stopped the two threads about 800 times per million events, copying the pages in flight each time
+ * (12.6 s of pauses in the bench's replay phase; 4.6 s with 64 MB), and in ten alternating pairs the
+ * replay ran a median 1.14× as fast with 64 MB, three pairs even (README, issue 15, fifteenth round). V8 sizes its heap when the process starts, so the
+ * option has to be on the command line: `replay` runs itself again with it (`replayInOwnProcess`).
+ * The server keeps V8's default, which its idle memory goal depends on.
+ */
+export const REPLAY_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
+
+/** Signals passed on to the replay's process, once each (its own handling decides what they mean). */
+const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** A process ended by a signal exits with 128 + its number, as a shell reports it. */
+const SIGNAL_EXIT_BASE = 128;
+
+/** True when this process already runs with the replay's options (given by us or by the user). */
+export function hasReplayNodeOptions(execArgv: readonly string[], nodeOptions = ''): boolean {
+  const given = [...execArgv, ...nodeOptions.split(/\s+/)];
+  return given.some((option) => option.startsWith('--max-semi-space-size'));
+}
+
+/**
+ * Runs `node <REPLAY_NODE_OPTIONS> <this script> <the same arguments>` and resolves with its exit
+ * code, or undefined when this process is already that one (the caller then replays here).
+ *
+ * The replay's process gets a process group of its own (`detached`), so a Ctrl-C in the terminal
+ * reaches it once, through this process, and a second Ctrl-C still ends it at once, as when the
+ * replay ran here. stdio is shared: its output, its progress bar and its exit code are the command's.
+ */
+export async function replayInOwnProcess(): Promise<number | undefined> {
+  if (hasReplayNodeOptions(process.execArgv, process.env.NODE_OPTIONS)) return undefined;
+  const script = process.argv[1];
+  if (!script) return undefined;
+  const child = spawn(
+    process.execPath,
+    [...REPLAY_NODE_OPTIONS, ...process.execArgv, script, ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      detached: true,
+    },
+  );
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, signal) => {
+        resolve(code ?? SIGNAL_EXIT_BASE + (signal ? constants.signals[signal] : 0));
+      });
+    });
+  } finally {
+    for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
+  }
+}
