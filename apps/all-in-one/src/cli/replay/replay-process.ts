@@ -7,9 +7,10 @@ import { constants } from 'node:os';
  * inherits the option) while the projection holds its rows: with the default size the scavenger
  * stopped the two threads about 800 times per million events, copying the pages in flight each time
  * (12.6 s of pauses in the bench's replay phase; 4.6 s with 64 MB), and in ten alternating pairs the
- * replay ran a median 1.14× as fast with 64 MB, three pairs even (README, issue 15, fifteenth round). V8 sizes its heap when the process starts, so the
- * option has to be on the command line: `replay` runs itself again with it (`replayInOwnProcess`).
- * The server keeps V8's default, which its idle memory goal depends on.
+ * replay ran a median 1.14× as fast with 64 MB, three pairs even (README, issue 15, fifteenth
+ * round). V8 sizes its heap when the process starts, so the option has to be on the command line:
+ * `replay` runs itself again with it (`replayInOwnProcess`). The server keeps V8's default, which
+ * its idle memory goal depends on.
  */
 export const REPLAY_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
 
@@ -45,11 +46,16 @@ export async function replayInOwnProcess(): Promise<number | undefined> {
       detached: true,
     },
   );
+  // Once started, an error event can only be a signal that could not be passed on (the process has
+  // just exited): its exit is what counts.
+  child.on('error', () => undefined);
+  // Not started at all (no pid; the error follows on the next tick): the replay runs here instead,
+  // with V8's default heap. Never both: a started process is always waited for.
+  if (child.pid === undefined) return undefined;
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
   try {
-    return await new Promise<number>((resolve, reject) => {
-      child.once('error', reject);
+    return await new Promise<number>((resolve) => {
       child.once('exit', (code, signal) => {
         resolve(code ?? SIGNAL_EXIT_BASE + (signal ? constants.signals[signal] : 0));
       });
