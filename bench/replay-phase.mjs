@@ -8,7 +8,7 @@
 // (merchant ledger stream); every fourth is a withdrawal: WithdrawalRequested, TransfersReserved,
 // TransactionApproved, ReservationPosted. Merchants: BENCH_REPLAY_MERCHANTS (default 50).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -182,7 +182,10 @@ export async function measureReplayInOwnProcess({ url, schema, log }) {
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       const lines = (pending + chunk).split('\n');
       pending = lines.pop();
-      for (const line of lines) if (/^\[\s*[\d.]+s\] /.test(line)) log(line.replace(/^\[\s*[\d.]+s\] /, ''));
+      for (const line of lines) {
+        const logged = /^\[\s*[\d.]+s\] (.*)$/.exec(line);
+        if (logged) log(logged[1]);
+      }
     });
     const exitCode = await new Promise((resolve, reject) => {
       child.once('error', reject);
@@ -200,7 +203,6 @@ export async function measureReplayInOwnProcess({ url, schema, log }) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const exitCode = await replayInOwnProcess();
   if (exitCode !== undefined) process.exit(exitCode);
-  const { writeFileSync } = await import('node:fs');
   const { openPostgres, PostgresEventStore } = await import('../libs/event-store/dist/index.js');
   const pg = (await import('pg')).default;
   const url = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';

@@ -98,7 +98,7 @@ async function createMissing(
   if (missing.length > 0) {
     // Not kafkajs's waitForLeaders: it asks the broker for the new topics' metadata at once and gives
     // up on the UNKNOWN_TOPIC_OR_PARTITION a KRaft broker answers while its metadata still trails the
-    // controller's (a ledger failed to start on it in CI; 39 of 40 fresh creations here). The poll
+    // controller's (a ledger failed to start on it in CI; 15-40 of 40 fresh creations here). The poll
     // below waits for the same leaders and takes that answer for "not yet".
     await admin.createTopics({
       topics: missing.map((topic) => ({ topic, ...(partitions ? { numPartitions: partitions } : {}) })),
