@@ -66,10 +66,13 @@ async function readAll(): Promise<void> {
     next.catch(() => undefined);
     const fields: unknown[] = [];
     const broken: BrokenLink[] = [];
+    // Pages come in global order: a page that ends by projectUntil is projected whole, so only a
+    // page across it compares each event's position (two BigInt parses each).
+    const whole = comparePositions(batch[batch.length - 1]!.position, settings.projectUntil) <= 0;
     for (const row of batch) {
       const link = verifier.accept(row);
       if (link) broken.push(link);
-      if (comparePositions(row.position, settings.projectUntil) <= 0) pushRowFields(fields, row);
+      if (whole || comparePositions(row.position, settings.projectUntil) <= 0) pushRowFields(fields, row);
     }
     while (credit === 0) await new Promise<void>((resolve) => (creditReturned = resolve));
     credit -= 1;

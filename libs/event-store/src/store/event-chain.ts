@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * Tamper evidence: every stored event carries `hash` = SHA-256(previous hash of its stream ‖ the
@@ -59,8 +59,24 @@ export function chainHashHex(previousHashHex: string, event: ChainedEventFields)
   // A length check only (a pattern test per event cost 1.6% of a replay): non-hex digits end
   // Buffer's hex decoding early, so such a hash can only make the comparison fail, never pass.
   if (previousHashHex.length !== HASH_HEX_LENGTH) throw new RangeError(`a chain hash is ${HASH_HEX_LENGTH} hex digits`);
-  return createHash('sha256').update(previousHashHex, 'hex').update(canonicalEventText(event), 'utf8').digest('hex');
+  const text = canonicalEventText(event);
+  // One-shot hashing of one buffer (previous hash ‖ encoding): a Hash object and two updates per
+  // event cost the replay's reader 0.6 µs more per event. UTF-8 takes at most 3 bytes per UTF-16
+  // unit, so a text within SCRATCH_TEXT_UNITS always fits the reused buffer; a longer one gets its own.
+  const buffer =
+    text.length <= SCRATCH_TEXT_UNITS ? hashScratch : Buffer.allocUnsafe(HASH_BYTES + Buffer.byteLength(text, 'utf8'));
+  // Non-hex digits end the decoding early: hash what createHash would have been given, as before.
+  if (buffer.write(previousHashHex, 0, HASH_BYTES, 'hex') !== HASH_BYTES) {
+    return createHash('sha256').update(previousHashHex, 'hex').update(text, 'utf8').digest('hex');
+  }
+  const length = HASH_BYTES + buffer.write(text, HASH_BYTES, 'utf8');
+  return hash('sha256', buffer.subarray(0, length), 'hex');
 }
+
+/** The reused input buffer of chainHashHex (its thread's own: module state is per thread). */
+const HASH_SCRATCH_BYTES = 256 * 1024;
+const SCRATCH_TEXT_UNITS = Math.floor((HASH_SCRATCH_BYTES - HASH_BYTES) / 3);
+const hashScratch = Buffer.allocUnsafe(HASH_SCRATCH_BYTES);
 
 /** SQL printing a timestamptz the way the canonical encoding wants it. */
 export function recordedAtSql(timestamptz: string): string {
