@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,11 +14,21 @@ import { hasReplayNodeOptions, REPLAY_NODE_OPTIONS } from '../../apps/all-in-one
 const BUILT = pathToFileURL(join(process.cwd(), 'apps/all-in-one/dist/cli/replay/replay-process.js')).href;
 
 const SCRIPT = `
-import { replayInOwnProcess } from ${JSON.stringify(BUILT)};
+import { writeFileSync } from 'node:fs';
+import { onStarterGone, replayInOwnProcess } from ${JSON.stringify(BUILT)};
 const exitCode = await replayInOwnProcess();
 if (exitCode !== undefined) process.exit(exitCode);
-console.log(JSON.stringify({ execArgv: process.execArgv, args: process.argv.slice(2) }));
-if (process.argv[2] === 'wait') {
+console.log(JSON.stringify({ execArgv: process.execArgv, args: process.argv.slice(2), pid: process.pid }));
+if (process.argv[2] === 'orphan') {
+  // Reports, through a file (its starter's stdout may be gone), that it was told to stop.
+  onStarterGone(() => { writeFileSync(process.argv[3], 'stopped'); process.exit(4); });
+  console.log('waiting');
+  setInterval(() => undefined, 1000);
+} else if (process.argv[2] === 'done') {
+  // With nothing left to do, the IPC channel must not hold the process open.
+  onStarterGone(() => undefined);
+  setTimeout(() => undefined, 50);
+} else if (process.argv[2] === 'wait') {
   let interrupts = 0;
   process.on('SIGINT', () => {
     interrupts += 1;
@@ -86,4 +96,70 @@ describe('the replay runs in a process of its own with the replay Node options',
     expect(lines).toContain('interrupts 1');
     expect(exitCode).toBe(3);
   }, 30_000);
+
+  it('stops the working process when the process that started it is killed without a signal to pass on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-replay-orphan-'));
+    const marker = join(dir, 'stopped');
+    let workerPid: number | undefined;
+    let killedAtMs = 0;
+    // Not awaited first: the shared stdout closes only when the working process has exited too.
+    const finished = run(['orphan', marker], (line, child) => {
+      if (line.startsWith('{')) workerPid = (JSON.parse(line) as { pid: number }).pid;
+      if (line === 'waiting') {
+        killedAtMs = Date.now();
+        child.kill('SIGKILL');
+      }
+    });
+    try {
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline && (killedAtMs === 0 || !existsSync(marker))) await sleep(20);
+      expect(workerPid).toBeDefined();
+      expect(existsSync(marker) && readFileSync(marker, 'utf8')).toBe('stopped');
+      // Noticed at once (the channel closes with the starter), not at some poll.
+      expect(statSync(marker).mtimeMs - killedAtMs).toBeLessThan(1_000);
+      // Gone (an orphan is reaped by whoever adopts it, here in about a second).
+      while (Date.now() < deadline && isAlive(workerPid!)) await sleep(20);
+      expect(isAlive(workerPid!)).toBe(false);
+    } finally {
+      if (workerPid !== undefined && isAlive(workerPid)) process.kill(workerPid, 'SIGKILL');
+      const { exitCode } = await finished;
+      expect(exitCode).toBeNull(); // the starter died of the SIGKILL
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('lets the working process exit when its work is done (the channel does not hold it)', async () => {
+    const { exitCode } = await run(['done']);
+    expect(exitCode).toBe(0);
+  }, 30_000);
+
+  it('does nothing where the replay runs in the process it was started in (no IPC channel)', () => {
+    // In a process of its own: jest's workers have an IPC channel to jest.
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { onStarterGone } from ${JSON.stringify(BUILT)};
+         const undo = onStarterGone(() => undefined);
+         console.log(String(process.channel === undefined) + ' ' + process.listenerCount('disconnect'));
+         undo();`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(probe.stdout.trim()).toBe('true 0');
+  });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -12,6 +12,7 @@ import {
   type ReplayReport,
   type ReplayUntil,
 } from '@transfergate/ledger';
+import { onStarterGone } from './replay-process.js';
 
 /** Exit codes of `transfergate replay` (README "Replay and audit"); with several failures the lowest wins. */
 export const REPLAY_EXIT = {
@@ -205,6 +206,7 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
   const interrupt = () => abort.abort();
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  const forgetStarter = onStarterGone(interrupt);
   try {
     db = await openConfiguredStore(env, options, options.schema ?? (env.DATABASE_SCHEMA || undefined));
     const { rows } = await db.query<{ present: boolean }>(`select to_regclass('es_events') is not null as present`);
@@ -242,6 +244,7 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
+    forgetStarter();
     await db?.close().catch(() => undefined);
   }
 }

@@ -33,6 +33,8 @@ export function hasReplayNodeOptions(execArgv: readonly string[], nodeOptions = 
  * The replay's process gets a process group of its own (`detached`), so a Ctrl-C in the terminal
  * reaches it once, through this process, and a second Ctrl-C still ends it at once, as when the
  * replay ran here. stdio is shared: its output, its progress bar and its exit code are the command's.
+ * If this process is killed without a signal it can pass on (SIGKILL), the replay's process notices
+ * through their IPC channel (onStarterGone) and stops as on a Ctrl-C.
  */
 export async function replayInOwnProcess(): Promise<number | undefined> {
   if (hasReplayNodeOptions(process.execArgv, process.env.NODE_OPTIONS)) return undefined;
@@ -42,7 +44,8 @@ export async function replayInOwnProcess(): Promise<number | undefined> {
     process.execPath,
     [...REPLAY_NODE_OPTIONS, ...process.execArgv, script, ...process.argv.slice(2)],
     {
-      stdio: 'inherit',
+      // The IPC channel is how the replay's process learns that this one is gone (onStarterGone).
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       detached: true,
     },
   );
@@ -63,4 +66,18 @@ export async function replayInOwnProcess(): Promise<number | undefined> {
   } finally {
     for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
   }
+}
+
+/**
+ * In the replay's own process: calls `stop` once if the process that started it goes away without
+ * passing a signal on (SIGKILL, a crash), so the replay stops as on a Ctrl-C and drops its scratch
+ * schema instead of running on unwatched. Returns the undo. Without an IPC channel (the replay runs
+ * where it was started) there is nobody to outlive and nothing is done.
+ */
+export function onStarterGone(stop: () => void): () => void {
+  if (!process.channel) return () => undefined;
+  // The channel must not keep the process alive once the replay is done.
+  process.channel.unref();
+  process.once('disconnect', stop);
+  return () => process.off('disconnect', stop);
 }
