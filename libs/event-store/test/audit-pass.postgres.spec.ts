@@ -163,6 +163,44 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
     );
   });
 
+  it('sends at most READER_PAGES_AHEAD pages before they are taken, and one more per page taken', async () => {
+    // At least 40 events in pages of 2: 20 pages or more, far more than the bound.
+    await store.append(
+      `audit-ahead-${randomUUID()}`,
+      Array.from({ length: 40 }, (_, i) => event({ i })),
+      'no_stream',
+    );
+    const until = await auditHead(db);
+    const pass = startAuditPass(db, {
+      readUntil: until,
+      projectUntil: until,
+      batchEvents: 2,
+      onBroken: () => {},
+      thread: 'reader',
+      readerUrl: BUILT_READER,
+    });
+    // The pages that arrived and wait to be taken (the pass's queue; private, read for this test only).
+    const waiting = () => (pass as unknown as { arrived: unknown[] }).arrived.length;
+    const settle = async (expected: number) => {
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline && waiting() < expected) await new Promise((resolve) => setTimeout(resolve, 20));
+      // Time for any page beyond the bound to arrive, were the reader not holding it back.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    };
+    try {
+      expect(READER_PAGES_AHEAD).toBeLessThan(10);
+      await settle(READER_PAGES_AHEAD);
+      expect(waiting()).toBe(READER_PAGES_AHEAD);
+      for (let taken = 1; taken <= 3; taken++) {
+        expect(await pass.next()).toMatchObject({ read: 2 });
+        await settle(READER_PAGES_AHEAD);
+        expect(waiting()).toBe(READER_PAGES_AHEAD);
+      }
+    } finally {
+      await pass.close();
+    }
+  });
+
   it('stops midway on close', async () => {
     const until = await auditHead(db);
     const pass = startAuditPass(db, {

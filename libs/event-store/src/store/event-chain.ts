@@ -54,6 +54,11 @@ export function chainHash(previousHash: Buffer, event: ChainedEventFields): Buff
 
 const HASH_HEX_LENGTH = HASH_BYTES * 2;
 
+/** The reused input buffer of chainHashHex (its thread's own: module state is per thread). */
+const HASH_SCRATCH_BYTES = 256 * 1024;
+const SCRATCH_TEXT_UNITS = Math.floor((HASH_SCRATCH_BYTES - HASH_BYTES) / 3);
+const hashScratch = Buffer.allocUnsafe(HASH_SCRATCH_BYTES);
+
 /** chainHash on hex text, as the audit reader has the stored hashes (no Buffer per event). */
 export function chainHashHex(previousHashHex: string, event: ChainedEventFields): string {
   // A length check only (a pattern test per event cost 1.6% of a replay): non-hex digits end
@@ -72,11 +77,6 @@ export function chainHashHex(previousHashHex: string, event: ChainedEventFields)
   const length = HASH_BYTES + buffer.write(text, HASH_BYTES, 'utf8');
   return hash('sha256', buffer.subarray(0, length), 'hex');
 }
-
-/** The reused input buffer of chainHashHex (its thread's own: module state is per thread). */
-const HASH_SCRATCH_BYTES = 256 * 1024;
-const SCRATCH_TEXT_UNITS = Math.floor((HASH_SCRATCH_BYTES - HASH_BYTES) / 3);
-const hashScratch = Buffer.allocUnsafe(HASH_SCRATCH_BYTES);
 
 /** SQL printing a timestamptz the way the canonical encoding wants it. */
 export function recordedAtSql(timestamptz: string): string {
