@@ -28,6 +28,19 @@ import { TEST_DATABASE_URL } from '../../../test/support/postgres.js';
  */
 const BUILT_READER = new URL('../dist/audit/audit-read.worker.js', import.meta.url);
 
+/** A pass on the reader thread over the whole store in pages of 2, everything handed over. */
+async function readerPassOverAll(db: SqlDatabase) {
+  const until = await auditHead(db);
+  return startAuditPass(db, {
+    readUntil: until,
+    projectUntil: until,
+    batchEvents: 2,
+    onBroken: () => {},
+    thread: 'reader',
+    readerUrl: BUILT_READER,
+  });
+}
+
 type Thread = 'reader' | 'inline';
 
 async function runPass(
@@ -170,15 +183,7 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
       Array.from({ length: 40 }, (_, i) => event({ i })),
       'no_stream',
     );
-    const until = await auditHead(db);
-    const pass = startAuditPass(db, {
-      readUntil: until,
-      projectUntil: until,
-      batchEvents: 2,
-      onBroken: () => {},
-      thread: 'reader',
-      readerUrl: BUILT_READER,
-    });
+    const pass = await readerPassOverAll(db);
     // The pages that arrived and wait to be taken (the pass's queue; private, read for this test only).
     const waiting = () => (pass as unknown as { arrived: unknown[] }).arrived.length;
     const settle = async (expected: number) => {
@@ -202,15 +207,7 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
   });
 
   it('stops midway on close', async () => {
-    const until = await auditHead(db);
-    const pass = startAuditPass(db, {
-      readUntil: until,
-      projectUntil: until,
-      batchEvents: 2,
-      onBroken: () => {},
-      thread: 'reader',
-      readerUrl: BUILT_READER,
-    });
+    const pass = await readerPassOverAll(db);
     expect(await pass.next()).toMatchObject({ read: 2 });
     // The reader sends pages ahead meanwhile: the ones already here are not handed out after close.
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -40,7 +40,8 @@ describe('chainHashHex (the verifier’s one-shot hash)', () => {
   it('hashes texts around and past its reused buffer, and a short one after a long one', () => {
     // 256 KB buffer: up to (262,144 - 32) / 3 = 87,370 UTF-16 units go through it.
     for (const units of [87_300, 87_370, 87_371, 120_000]) {
-      const data = `"${'ş'.repeat(units - 2)}"`;
+      // 3-byte characters: the texts past the bound would overflow the buffer, were it used for them.
+      const data = `"${'€'.repeat(units - 2)}"`;
       const event = fields(data);
       expect(chainHashHex(PREVIOUS, event)).toBe(referenceHex(PREVIOUS, event));
     }
