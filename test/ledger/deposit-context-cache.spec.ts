@@ -1,17 +1,9 @@
-import {
-  ConfigureBankAccountCommand,
-  ConfigureMerchantCommand,
-  DomainError,
-  RequestDepositCommand,
-  type TransactionView,
-} from '@transfergate/contracts';
+import { ConfigureBankAccountCommand, ConfigureMerchantCommand, DomainError } from '@transfergate/contracts';
 import { LedgerProjectionRunner, configIdFor } from '@transfergate/ledger';
 import { ENGINES, issueBootstrap, startTestApp, type TestApp } from '../support/test-app.js';
+import { BOOTSTRAP_ACCOUNT, requestDeposit } from '../support/deposit-command.js';
 
 const MERCHANT = configIdFor.merchant('Acme');
-const PROVIDER = configIdFor.provider('acme-h2h');
-const INFRA = configIdFor.infrastructure('acme');
-const IBAN = 'TR330006100519786457841326';
 const ACTOR = { source: 'test', operatorId: 'op-1' };
 
 /** The bootstrap's merchant and account (test-app.ts), in kuruş. */
@@ -24,16 +16,7 @@ const MERCHANT_RULES = {
   withdrawalCommissionBp: 0,
   overdraftLimitKurus: 0n,
 };
-const ACCOUNT = {
-  bank: 'Ziraat Bankası',
-  iban: IBAN,
-  holderName: 'Transfer Ltd',
-  fast: true,
-  minAmountKurus: 100n,
-  maxAmountKurus: 50_000_000n,
-  dailyLimitKurus: 500_000_000n,
-  active: true,
-};
+const ACCOUNT = BOOTSTRAP_ACCOUNT;
 
 /**
  * The deposit hot path reads merchant rules, receiving accounts and their daily volumes from an
@@ -56,20 +39,7 @@ describe.each(ENGINES)('deposit context from memory on %s', (engine) => {
     await app?.stop();
   });
 
-  const deposit = (amountKurus: bigint, externalId = nextId()): Promise<TransactionView> =>
-    app.commands.execute(
-      new RequestDepositCommand({
-        merchantId: MERCHANT,
-        providerId: PROVIDER,
-        infrastructureId: INFRA,
-        form: 'h2h',
-        externalId,
-        amountKurus,
-        customer: { fullName: 'Ayşe Yılmaz' },
-        requestFingerprint: `fp-${externalId}-${amountKurus}`,
-        actor: { source: 'test' },
-      }),
-    );
+  const deposit = (amountKurus: bigint, externalId = nextId()) => requestDeposit(app, amountKurus, externalId);
   const refusal = async (promise: Promise<unknown>): Promise<string> => {
     const error = await promise.then(
       () => undefined,

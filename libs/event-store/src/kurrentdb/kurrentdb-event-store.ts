@@ -22,6 +22,7 @@ import {
   START,
   WrongExpectedVersionError,
   comparePositions,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
@@ -116,8 +117,10 @@ export class KurrentDbEventStore implements EventStore {
     return result!;
   }
 
-  async appendMany(writes: StreamWrite[]): Promise<AppendResult[]> {
+  async appendMany(writes: StreamWrite[], options?: AppendOptions): Promise<AppendResult[]> {
     if (writes.length === 0) throw new RangeError('appendMany needs at least one write');
+    // The rows would go to another database than the events: no transaction holds both.
+    if (options?.alongside) throw new RangeError('KurrentDB cannot write rows alongside events');
     for (const write of writes) validateWrite(write);
     if (new Set(writes.map((w) => w.streamId)).size !== writes.length) {
       throw new RangeError('appendMany writes each stream once');

@@ -29,4 +29,10 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The table a PostgreSQL error names (a constraint's), whichever driver raised it. */
+export function sqlTable(error: unknown): string | undefined {
+  const table = (error as { table?: unknown } | null)?.table;
+  return typeof table === 'string' ? table : undefined;
+}
+
 export const UNIQUE_VIOLATION = '23505';

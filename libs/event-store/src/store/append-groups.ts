@@ -1,8 +1,10 @@
-import type { AppendResult, StreamWrite } from './event-store.js';
+import type { AppendResult, RowsAlongside, StreamWrite } from './event-store.js';
 
 /** One caller's atomic append (all its writes land or none) waiting for a group. */
 export interface GroupMember {
   readonly writes: StreamWrite[];
+  /** Rows written in the member's transaction, only if its events are (AppendOptions.alongside). */
+  readonly alongside?: RowsAlongside;
   resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
@@ -46,9 +48,9 @@ export class AppendGroups {
       throw new RangeError('maxWritesPerGroup must be a positive integer');
   }
 
-  submit(writes: StreamWrite[]): Promise<AppendResult[]> {
+  submit(writes: StreamWrite[], alongside?: RowsAlongside): Promise<AppendResult[]> {
     return new Promise<AppendResult[]>((resolve, reject) => {
-      this.queue.push({ writes, resolve, reject });
+      this.queue.push(alongside ? { writes, alongside, resolve, reject } : { writes, resolve, reject });
       this.schedulePump();
     });
   }

@@ -47,6 +47,35 @@ export interface StreamWrite {
   expectedVersion: ExpectedVersion;
 }
 
+/**
+ * Rows written in the same transaction as an append's events (the store's inline projection): a
+ * reader that sees the events sees the rows, and the rows exist only if the events were written.
+ * For a read model that must be true when the append's caller answers, without waiting for the
+ * consumer that projects it (which must then leave such rows as they are: they are its own rows,
+ * written earlier). Only the PostgreSQL/PGlite adapter supports it (the rows go to its database).
+ */
+export interface RowsAlongside {
+  /** A table of the store's database (a plain lower-case identifier; not quoted, never user input). */
+  table: string;
+  /** Each written column and its SQL type (a plain type name: `text`, `bigint`, `timestamptz`...). */
+  columns: Record<string, string>;
+  /** Column → value, read as JSON into the declared types; a column left out is null. */
+  rows: Record<string, unknown>[];
+  /** Columns set to the events' recorded time, as readers get it (RecordedEvent.createdAt, to the ms). */
+  recordedAtColumns?: string[];
+}
+
+/** Most rows one append may carry alongside its events (TIGER_STYLE: bounded like the events). */
+export const MAX_ROWS_ALONGSIDE = 256;
+
+export interface AppendOptions {
+  /**
+   * Written with the events in one transaction. A result that is not an idempotent replay means
+   * they were; on a replay nothing is written, the rows included.
+   */
+  alongside?: RowsAlongside;
+}
+
 export interface AppendResult {
   streamId: string;
   /** Stream version after the append (its last event's version). */
@@ -61,7 +90,7 @@ export interface EventStore {
   /** Atomic append to one stream with optimistic concurrency. */
   append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion): Promise<AppendResult>;
   /** Atomic append to several streams: all land or none (KurrentDB's multi-stream append). */
-  appendMany(writes: StreamWrite[]): Promise<AppendResult[]>;
+  appendMany(writes: StreamWrite[], options?: AppendOptions): Promise<AppendResult[]>;
   readStream(streamId: string, fromVersion?: number): Promise<RecordedEvent[]>;
   readAll(after: GlobalPosition, limit: number): Promise<RecordedEvent[]>;
   /** Resolves when something was appended in this process (or after `timeoutMs`): a poll hint. */

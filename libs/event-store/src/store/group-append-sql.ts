@@ -227,18 +227,63 @@ export interface GroupAppend {
   streams: string;
   /** Every write carries one event: the one-event statement (and function) applies. */
   oneEventEach: boolean;
+  /** The members' rows alongside (`[{ m, r: row }]` per insert, one parameter each), if any. */
+  alongside?: Array<{ table: string; columns: Record<string, string>; recordedAt: string[]; rows: string }>;
 }
 
 export function groupAppend(members: GroupMember[]): GroupAppend {
-  return {
+  const group: GroupAppend = {
     payload: groupPayload(members),
     streams: JSON.stringify([...new Set(members.flatMap((m) => m.writes.map((w) => w.streamId)))]),
     oneEventEach: members.every((m) => m.writes.every((w) => w.events.length === 1)),
   };
+  // One insert per table and column declaration: members that declare a table's columns alike
+  // share it (every new deposit does), others get their own.
+  const inserts = new Map<
+    string,
+    { table: string; columns: Record<string, string>; recordedAt: string[]; rows: unknown[] }
+  >();
+  members.forEach((member, m) => {
+    const alongside = member.alongside;
+    if (!alongside) return;
+    const recordedAt = alongside.recordedAtColumns ?? [];
+    const key = JSON.stringify([alongside.table, alongside.columns, recordedAt]);
+    let insert = inserts.get(key);
+    if (!insert)
+      inserts.set(key, (insert = { table: alongside.table, columns: alongside.columns, recordedAt, rows: [] }));
+    for (const row of alongside.rows) insert.rows.push({ m, r: row });
+  });
+  if (inserts.size > 0) {
+    group.alongside = [...inserts.values()].map((insert) => ({ ...insert, rows: JSON.stringify(insert.rows) }));
+  }
+  return group;
 }
 
-/** The group's append as one call (a server: one round trip, the commit included). */
-export function groupAppendCall(group: GroupAppend): { sql: string; params: [string, string] } {
+/**
+ * The group's append as one call (a server: one round trip, the commit included). With rows
+ * alongside, the call is the first part of a statement whose other parts insert each member's rows
+ * if the call wrote the member: one statement, so one transaction with the events, and no round
+ * trip more. The call is materialized and read by the inserts, so it runs (and takes its locks)
+ * before they do; `member_ok` is false for a member that wrote nothing (a conflict, an id already
+ * stored). The recorded-time columns take the events' `now()` as readers get it (to the ms).
+ */
+export function groupAppendCall(group: GroupAppend): { sql: string; params: string[] } {
   const name = group.oneEventEach ? 'es_append_group_one_event' : 'es_append_group';
-  return { sql: `select * from ${name}($1::jsonb, $2::jsonb)`, params: [group.payload, group.streams] };
+  const call = `select * from ${name}($1::jsonb, $2::jsonb)`;
+  if (!group.alongside) return { sql: call, params: [group.payload, group.streams] };
+  const params = [group.payload, group.streams];
+  const inserts = group.alongside.map(({ table, columns, recordedAt, rows }, i) => {
+    params.push(rows);
+    const names = Object.keys(columns);
+    const typed = names.map((c) => `${c} ${columns[c]}`).join(', ');
+    return `rows_${i} as (
+  insert into ${table} (${[...names, ...recordedAt].join(', ')})
+  select ${[...names.map((c) => `x.${c}`), ...recordedAt.map(() => 'at.ms')].join(', ')}
+  from jsonb_array_elements($${params.length}::jsonb) as e(v)
+  cross join lateral jsonb_to_record(e.v->'r') as x(${typed})
+  cross join (select date_trunc('milliseconds', now()) as ms) as at
+  where (e.v->>'m')::int in (select g.m from g where g.member_ok)
+)`;
+  });
+  return { sql: `with g as materialized (${call}),\n${inserts.join(',\n')}\nselect * from g`, params };
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { sqlState, UNIQUE_VIOLATION, type SqlDatabase, type SqlExecutor } from '../sql/sql-database.js';
+import { sqlState, sqlTable, UNIQUE_VIOLATION, type SqlDatabase, type SqlExecutor } from '../sql/sql-database.js';
 import { CHAIN_BACKFILL, CHAIN_BACKFILL_NEEDED, EVENT_STORE_SCHEMA } from './schema.js';
 import { GENESIS_HASH_SQL, payloadChainHeadSql, payloadEventSql } from './event-chain.js';
 import { AppendGroups, type AppendGroupLimits, type GroupMember } from './append-groups.js';
@@ -15,14 +15,17 @@ import {
   IdempotencyConflictError,
   MAX_EVENTS_PER_APPEND,
   MAX_READ_BATCH,
+  MAX_ROWS_ALONGSIDE,
   WrongExpectedVersionError,
   comparePositions,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
   type GlobalPosition,
   type NewEvent,
   type RecordedEvent,
+  type RowsAlongside,
   type StreamWrite,
 } from './event-store.js';
 
@@ -229,12 +232,17 @@ export class PostgresEventStore implements EventStore {
     return result!;
   }
 
-  async appendMany(writes: StreamWrite[]): Promise<AppendResult[]> {
+  async appendMany(writes: StreamWrite[], options?: AppendOptions): Promise<AppendResult[]> {
     if (writes.length === 0) throw new RangeError('appendMany needs at least one write');
     for (const write of writes) validateWrite(write);
+    const alongside = options?.alongside;
+    if (alongside) validateAlongside(alongside);
     try {
-      return await this.groups.submit(writes);
+      return await this.groups.submit(writes, alongside);
     } catch (error) {
+      // A row alongside that breaks its table's own constraint is that table's error, not a race
+      // of the events (nothing was written: the rows and the events share one statement).
+      if (alongside && sqlTable(error) === alongside.table) throw error;
       // A lost race may be a retry of events that already landed: then the append is a replay.
       if (error instanceof WrongExpectedVersionError || sqlState(error) === UNIQUE_VIOLATION) {
         const replay = await this.replayResults(writes);
@@ -289,32 +297,41 @@ export class PostgresEventStore implements EventStore {
     }
     let written = 0;
     grouped.forEach((member, m) => {
-      const own = rows.filter((row) => row.m === m).sort((a, b) => a.w - b.w);
-      assertInvariant(own.length === member.writes.length, 'a group answers one row per write');
-      if (own[0]!.has_stored_id) {
-        later.push(member);
-        return;
-      }
-      if (!own[0]!.member_ok) {
-        const failedWrite = own.find((row) => !row.ok)!;
-        const write = member.writes[failedWrite.w]!;
-        member.reject(
-          new WrongExpectedVersionError(write.streamId, write.expectedVersion, failedWrite.cur_version ?? 0),
-        );
-        return;
-      }
-      written++;
-      member.resolve(
-        own.map((row, w) => ({
-          streamId: member.writes[w]!.streamId,
-          nextVersion: row.next_version,
-          idempotentReplay: false,
-          lastPosition: { commitXid: row.xid!, seq: row.seq! },
-        })),
+      const outcome = this.settleFromRows(
+        member,
+        rows.filter((row) => row.m === m),
       );
+      if (outcome === 'written') written++;
+      else if (outcome === 'stored-id') later.push(member);
     });
     if (written > 0) this.noteCommitted(written);
     await this.settleAlone(later.sort((a, b) => members.indexOf(a) - members.indexOf(b)));
+  }
+
+  /**
+   * Settles a member from its rows of a group call: written (its results), a conflict (its own
+   * WrongExpectedVersionError), or left unsettled when one of its event ids was stored already (a
+   * retry), for the caller to write it alone, which answers the replay or the refusal.
+   */
+  private settleFromRows(member: GroupMember, rows: GroupRow[]): 'written' | 'conflict' | 'stored-id' {
+    const own = [...rows].sort((a, b) => a.w - b.w);
+    assertInvariant(own.length === member.writes.length, 'a group answers one row per write');
+    if (own[0]!.has_stored_id) return 'stored-id';
+    if (!own[0]!.member_ok) {
+      const failedWrite = own.find((row) => !row.ok)!;
+      const write = member.writes[failedWrite.w]!;
+      member.reject(new WrongExpectedVersionError(write.streamId, write.expectedVersion, failedWrite.cur_version ?? 0));
+      return 'conflict';
+    }
+    member.resolve(
+      own.map((row, w) => ({
+        streamId: member.writes[w]!.streamId,
+        nextVersion: row.next_version,
+        idempotentReplay: false,
+        lastPosition: { commitXid: row.xid!, seq: row.seq! },
+      })),
+    );
+    return 'written';
   }
 
   /**
@@ -330,6 +347,10 @@ export class PostgresEventStore implements EventStore {
   private async settleAlone(members: GroupMember[]): Promise<void> {
     for (const member of members) {
       try {
+        if (member.alongside) {
+          await this.writeAloneWithRows(member);
+          continue;
+        }
         const results = await this.writeAlone(member.writes);
         this.noteCommitted(1);
         member.resolve(results);
@@ -337,6 +358,20 @@ export class PostgresEventStore implements EventStore {
         member.reject(error);
       }
     }
+  }
+
+  /**
+   * A caller with rows alongside, on its own: a group call of one member, the only statement that
+   * writes rows with the events. An event id stored already (a retry) is answered as without rows:
+   * the replay (nothing written) or the refusal.
+   */
+  private async writeAloneWithRows(member: GroupMember): Promise<void> {
+    const outcome = this.settleFromRows(member, await this.runGroup(groupAppend([member])));
+    if (outcome === 'written') {
+      this.noteCommitted(1);
+      return;
+    }
+    if (outcome === 'stored-id') member.resolve(await this.writeAlone(member.writes));
   }
 
   /** One caller's append on its own: one statement, or one transaction for several streams. */
@@ -519,6 +554,27 @@ export class PostgresEventStore implements EventStore {
       const timer = setTimeout(done, timeoutMs);
       this.appended.once('append', done);
     });
+  }
+}
+
+/** Table and column names are spliced into SQL: plain lower-case identifiers only. */
+const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+/** A column's type: a plain type name, words only (`timestamptz`, `double precision`). */
+const PLAIN_TYPE = /^[a-z][a-z0-9_]*( [a-z][a-z0-9_]*)?$/;
+
+function validateAlongside(alongside: RowsAlongside): void {
+  if (!PLAIN_IDENTIFIER.test(alongside.table)) throw new RangeError(`not a plain table name: ${alongside.table}`);
+  const columns = Object.entries(alongside.columns);
+  if (columns.length === 0) throw new RangeError('rows alongside declare their columns');
+  for (const [column, type] of columns) {
+    if (!PLAIN_IDENTIFIER.test(column)) throw new RangeError(`not a plain column name: ${column}`);
+    if (!PLAIN_TYPE.test(type)) throw new RangeError(`not a plain type name: ${type}`);
+  }
+  for (const column of alongside.recordedAtColumns ?? []) {
+    if (!PLAIN_IDENTIFIER.test(column)) throw new RangeError(`not a plain column name: ${column}`);
+  }
+  if (alongside.rows.length === 0 || alongside.rows.length > MAX_ROWS_ALONGSIDE) {
+    throw new RangeError(`rows alongside: 1..${MAX_ROWS_ALONGSIDE}, got ${alongside.rows.length}`);
   }
 }
 

@@ -1,4 +1,11 @@
-import type { AppendResult, EventStore, NewEvent, SqlDatabase, StreamWrite } from '@transfergate/event-store';
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  NewEvent,
+  SqlDatabase,
+  StreamWrite,
+} from '@transfergate/event-store';
 import type { Logger } from 'pino';
 import type { TransfergateMetrics } from '../metrics/transfergate-metrics.js';
 
@@ -16,11 +23,11 @@ type Appender = Pick<EventStore, 'append' | 'appendMany'> & { database: SqlDatab
  */
 export function instrumentEventStore<S extends Appender>(store: S, metrics: TransfergateMetrics, logger: Logger): S {
   const appendMany = store.appendMany.bind(store);
-  const instrumented = async (writes: StreamWrite[]): Promise<AppendResult[]> => {
+  const instrumented = async (writes: StreamWrite[], options?: AppendOptions): Promise<AppendResult[]> => {
     const stop = metrics.eventStoreAppendDuration.startTimer();
     let results: AppendResult[];
     try {
-      results = await appendMany(writes);
+      results = await appendMany(writes, options);
     } catch (error) {
       stop({ outcome: (error as Error)?.name === 'WrongExpectedVersionError' ? 'conflict' : 'error' });
       throw error;

@@ -13,6 +13,8 @@ export interface DepositContext {
   account: ReceivingAccount | undefined;
   /** The contract's integer id for the new deposit (a sequence value: gaps are allowed). */
   number: number;
+  /** The Turkish business day the account's daily volume was read for. */
+  day: string;
 }
 
 /**
@@ -48,16 +50,19 @@ export class ReceivingAccountSelector {
    */
   async depositContext(merchantId: string, amountKurus: bigint, preferredBankCode?: string): Promise<DepositContext> {
     const view = this.projection.depositContextView();
+    const day = turkishDay(Date.now());
     if (view) {
       const merchant = view.merchantRecord(merchantId);
-      const account = view.pickAccount(amountKurus, preferredBankCode, turkishDay(Date.now()));
+      const account = view.pickAccount(amountKurus, preferredBankCode, day);
       return {
         merchant: merchant ? this.parsedOnce(merchant, EVENT_CATALOG.MerchantConfigured.schema) : undefined,
         account: account ? this.parsedOnce(account, EVENT_CATALOG.BankAccountConfigured.schema) : undefined,
         number: await this.numbers.next(),
+        day,
       };
     }
-    return this.fromSql(merchantId, amountKurus, preferredBankCode);
+    await this.projection.settleAnsweredAhead();
+    return { ...(await this.fromSql(merchantId, amountKurus, preferredBankCode)), day };
   }
 
   private parsedOnce<T extends MerchantRecord | ReceivingAccount>(
@@ -73,7 +78,11 @@ export class ReceivingAccountSelector {
     return parsed;
   }
 
-  private async fromSql(merchantId: string, amountKurus: bigint, preferredBankCode?: string): Promise<DepositContext> {
+  private async fromSql(
+    merchantId: string,
+    amountKurus: bigint,
+    preferredBankCode?: string,
+  ): Promise<Omit<DepositContext, 'day'>> {
     const { rows } = await this.db.query<{ merchant: unknown; account: unknown; number: string }>(
       `select
          (select record from rm_merchants where merchant_id = $3) as merchant,

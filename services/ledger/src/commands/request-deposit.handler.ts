@@ -36,7 +36,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
     // Hot path: one read for the rules, the account and the number, then the append whose
     // no_stream expectation is the duplicate check. The stream is read only when something says no,
     // so a repeat still gets its first answer even if the rules have changed since.
-    const { merchant, account, number } = await this.accounts.depositContext(
+    const { merchant, account, number, day } = await this.accounts.depositContext(
       input.merchantId,
       input.amountKurus,
       input.preferredBankCode,
@@ -68,14 +68,18 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       }),
     );
     const claim = operationGuidClaim(input, transactionId);
+    const request = {
+      streamId: STREAMS.transaction(transactionId),
+      expectedVersion: 'no_stream' as const,
+      events: [event],
+    };
     try {
-      await this.repository.append(
-        [
-          { streamId: STREAMS.transaction(transactionId), expectedVersion: 'no_stream', events: [event] },
-          ...(claim ? [claim] : []),
-        ],
-        input.actor,
-      );
+      await this.repository.appendNewDeposit([request, ...(claim ? [claim] : [])], input.actor, {
+        request,
+        bankAccountId: account.bankAccountId,
+        day,
+        amountKurus: input.amountKurus,
+      });
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       // The external id exists already (a repeat, or a concurrent request won the claim), or

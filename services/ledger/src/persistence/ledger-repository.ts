@@ -23,6 +23,7 @@ import {
 import { foldMerchantLedger, type MerchantLedger } from '../domain/merchant-ledger.js';
 import { foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
 import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
+import { rowAlongsideRequest } from '../read-models/projector.js';
 
 export interface PendingWrite {
   streamId: string;
@@ -99,32 +100,71 @@ export class LedgerRepository {
   }
 
   async append(writes: PendingWrite[], actor: ActorRef): Promise<AppendResult[]> {
-    // The request id last, as it has always been stamped; an id that is not sane (it came over a
-    // transport) is left out rather than stored.
-    const metadata = {
-      actor: actor.operatorId ?? actor.source,
-      source: actor.source,
-      ...(actor.ip ? { ip: actor.ip } : {}),
-      ...(isSaneRequestId(actor.requestId) ? { requestId: actor.requestId } : {}),
-    };
-    const storeWrites: StreamWrite[] = writes.map((write) => {
-      // Fresh ids (never derived from the command): two different commands racing at one version
-      // must conflict, never look like a replay. Time-ordered, for the store's index (newEventId).
-      const events: NewEvent[] = write.events.map((event) => ({
-        eventId: newEventId(),
-        type: event.type,
-        schemaVersion: EVENT_CATALOG[event.type].version,
-        data: event.data,
-        metadata,
-      }));
-      return { streamId: write.streamId, expectedVersion: write.expectedVersion, events };
-    });
-    const results = await this.store.appendMany(storeWrites);
+    const results = await this.store.appendMany(storeWritesOf(writes, actor));
     // Read-your-writes: the caller's answer (a payment URL, a number, a new state) is usable at
     // once, by this process or another, through every read model.
     await this.projection.awaitProjected(latestPosition(results));
     return results;
   }
+
+  /**
+   * A new deposit's append: its transaction's row is written with its event (rows alongside, one
+   * transaction), so every reader in every process finds the deposit the moment it is answered.
+   * What else the projection makes of it (its account's daily volume) is counted at once by this
+   * process's deposit-context cache, so the answer does not wait for the projection; where the
+   * cache cannot (another process runs the projection, the mirror is reloading) or the append was a
+   * replay of events stored before, it waits as every other append does.
+   */
+  async appendNewDeposit(
+    writes: PendingWrite[],
+    actor: ActorRef,
+    deposit: { request: PendingWrite; bankAccountId: string; day: string; amountKurus: bigint },
+  ): Promise<AppendResult[]> {
+    const request = deposit.request;
+    assertInvariant(writes[0] === request && request.events.length === 1, 'the request is the first write, one event');
+    const results = await this.store.appendMany(storeWritesOf(writes, actor), {
+      alongside: rowAlongsideRequest(request.streamId, request.events[0]!),
+    });
+    const projectedAlong =
+      results.every((r) => !r.idempotentReplay) &&
+      this.projection.noteAnsweredDeposit({
+        transactionId: request.streamId.slice(STREAMS.transaction('').length),
+        bankAccountId: deposit.bankAccountId,
+        day: deposit.day,
+        amountKurus: deposit.amountKurus,
+        position: results[0]!.lastPosition,
+      });
+    if (!projectedAlong) await this.projection.awaitProjected(latestPosition(results));
+    return results;
+  }
+}
+
+/** The store's writes of decided events, stamped with who did it. */
+function storeWritesOf(writes: PendingWrite[], actor: ActorRef): StreamWrite[] {
+  // The request id last, as it has always been stamped; an id that is not sane (it came over a
+  // transport) is left out rather than stored.
+  const metadata = {
+    actor: actor.operatorId ?? actor.source,
+    source: actor.source,
+    ...(actor.ip ? { ip: actor.ip } : {}),
+    ...(isSaneRequestId(actor.requestId) ? { requestId: actor.requestId } : {}),
+  };
+  return writes.map((write) => {
+    // Fresh ids (never derived from the command): two different commands racing at one version
+    // must conflict, never look like a replay. Time-ordered, for the store's index (newEventId).
+    const events: NewEvent[] = write.events.map((event) => ({
+      eventId: newEventId(),
+      type: event.type,
+      schemaVersion: EVENT_CATALOG[event.type].version,
+      data: event.data,
+      metadata,
+    }));
+    return { streamId: write.streamId, expectedVersion: write.expectedVersion, events };
+  });
+}
+
+function assertInvariant(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new Error(`ledger repository: ${message}`);
 }
 
 function latestPosition(results: AppendResult[]): GlobalPosition {

@@ -4,6 +4,19 @@ import type { DepositContextEffects } from './projector.js';
 /** Bound on cached records: a store with more merchants or accounts decides deposits from SQL. */
 export const MAX_CACHED_RECORDS = 100_000;
 
+/**
+ * Bound on deposits answered ahead of the projection (noteAhead): past it a deposit's answer waits
+ * for the projection again, so a stalled projection slows deposits down instead of growing this.
+ */
+export const MAX_AHEAD_DEPOSITS = 10_000;
+
+/** A deposit this process answered before the projection applied it: its share of its account's day. */
+interface AheadDeposit {
+  key: string;
+  amountKurus: bigint;
+  position: GlobalPosition;
+}
+
 interface CachedAccount {
   active: boolean;
   record: Record<string, unknown>;
@@ -38,6 +51,12 @@ export class DepositContextCache implements DepositContextView {
   private daily = new Map<string, bigint>();
   private buffered: Array<{ from: GlobalPosition; last: GlobalPosition; effects: DepositContextEffects }> = [];
   private loads = 0;
+  /**
+   * Deposits answered before the projection applied them (by transaction id), and their sums per
+   * `bankAccountId|day`: counted on top of `daily` until a committed batch passes their position.
+   */
+  private readonly ahead = new Map<string, AheadDeposit>();
+  private readonly aheadDaily = new Map<string, bigint>();
 
   constructor(private readonly consumerName: string) {}
 
@@ -50,8 +69,60 @@ export class DepositContextCache implements DepositContextView {
     return this.loads;
   }
 
+  /**
+   * A deposit this process answers before the projection has applied it (its row was written with
+   * its event): its amount counts in its account's day from now on, so the very next deposit is
+   * decided as if the projection had applied it, until a committed batch passes `position` (the
+   * tables then hold it). False when that cannot be kept (the mirror is not live, or too many are
+   * ahead): the caller then waits for the projection instead. `day` is the day the deposit was
+   * decided on; its event's recorded time can fall on the next day only in the milliseconds around
+   * midnight, and the projection counts it there once applied.
+   */
+  noteAhead(
+    transactionId: string,
+    bankAccountId: string,
+    day: string,
+    amountKurus: bigint,
+    position: GlobalPosition,
+  ): boolean {
+    if (this.state !== 'live' || this.ahead.size >= MAX_AHEAD_DEPOSITS) return false;
+    // Already applied by a batch (the projection got there first): the daily volume has it.
+    if (!isAfter(position, this.position)) return true;
+    if (this.ahead.has(transactionId)) return true;
+    const key = `${bankAccountId}|${day}`;
+    this.ahead.set(transactionId, { key, amountKurus, position });
+    this.aheadDaily.set(key, (this.aheadDaily.get(key) ?? 0n) + amountKurus);
+    return true;
+  }
+
+  /** Whether this deposit was answered ahead of the projection (its row written with its event). */
+  isAhead(transactionId: string): boolean {
+    return this.ahead.has(transactionId);
+  }
+
+  /** The newest position answered ahead of the projection, if any is still ahead. */
+  get aheadUntil(): GlobalPosition | undefined {
+    let newest: GlobalPosition | undefined;
+    for (const deposit of this.ahead.values())
+      if (!newest || isAfter(deposit.position, newest)) newest = deposit.position;
+    return newest;
+  }
+
+  /** Deposits answered ahead that the read models hold now (everything up to `projected`). */
+  dropAheadUpTo(projected: GlobalPosition): void {
+    for (const [transactionId, deposit] of this.ahead) {
+      if (isAfter(deposit.position, projected)) continue;
+      this.ahead.delete(transactionId);
+      const left = (this.aheadDaily.get(deposit.key) ?? 0n) - deposit.amountKurus;
+      if (left === 0n) this.aheadDaily.delete(deposit.key);
+      else this.aheadDaily.set(deposit.key, left);
+    }
+  }
+
   /** A committed projection batch (call in batch order, before its waiters are released). */
   onBatch(from: GlobalPosition, last: GlobalPosition, effects: DepositContextEffects): void {
+    // Whatever the mirror's state, the tables now hold every deposit up to `last`.
+    this.dropAheadUpTo(last);
     if (this.state === 'loading') {
       this.buffered.push({ from, last, effects });
       return;
@@ -131,7 +202,8 @@ export class DepositContextCache implements DepositContextView {
       if (!account.active) continue;
       const r = account.record;
       if (BigInt(String(r.minAmountKurus)) > amountKurus || BigInt(String(r.maxAmountKurus)) < amountKurus) continue;
-      const issued = this.daily.get(`${id}|${today}`) ?? 0n;
+      const day = `${id}|${today}`;
+      const issued = (this.daily.get(day) ?? 0n) + (this.aheadDaily.get(day) ?? 0n);
       if (issued + amountKurus > BigInt(String(r.dailyLimitKurus))) continue;
       const rank =
         preferredBankCode === undefined || typeof r.bankCode !== 'string'

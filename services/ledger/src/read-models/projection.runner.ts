@@ -58,7 +58,7 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
       handle: async (events, tx) => {
         // Fresh per attempt: a batch that fails is handled again from scratch.
         this.batchEffects = newDepositContextEffects();
-        await projectEvents(tx, events, this.batchEffects);
+        await projectEvents(tx, events, this.batchEffects, (id) => this.depositContext.isAhead(id));
         // One debug line per transaction event, with the request id it was appended under (ops follow a transaction).
         for (const event of events) {
           if (!event.streamId.startsWith('txn-')) continue;
@@ -99,6 +99,42 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
     if (this.depositContext.isCurrentAt(consumer.position())) return this.depositContext;
     void this.depositContext.ensureLoaded(this.db);
     return undefined;
+  }
+
+  /**
+   * Records a deposit answered before the projection applies it (its row was written with its
+   * event): the deposit-context cache counts its amount in its account's day at once, so the next
+   * deposit is decided as if it had been projected. True only where that holds: this process moves
+   * the tables and its cache mirrors them; otherwise (false) the caller waits for the projection.
+   */
+  noteAnsweredDeposit(deposit: {
+    transactionId: string;
+    bankAccountId: string;
+    day: string;
+    amountKurus: bigint;
+    position: GlobalPosition;
+  }): boolean {
+    const consumer = this.consumer;
+    if (!consumer || !consumer.holdsLease() || !this.depositContext.isCurrentAt(consumer.position())) return false;
+    return this.depositContext.noteAhead(
+      deposit.transactionId,
+      deposit.bankAccountId,
+      deposit.day,
+      deposit.amountKurus,
+      deposit.position,
+    );
+  }
+
+  /**
+   * Before a deposit is decided from SQL instead of the cache (the cache stopped mirroring the
+   * tables): waits until the tables hold every deposit this process answered ahead of them.
+   */
+  async settleAnsweredAhead(): Promise<void> {
+    const newest = this.depositContext.aheadUntil;
+    if (!newest) return;
+    await this.awaitProjected(newest);
+    // Past the wait (or its bound, logged) the tables answer for them: SQL is read next.
+    this.depositContext.dropAheadUpTo(newest);
   }
 
   /** Loads of the deposit-context cache so far (tests). */

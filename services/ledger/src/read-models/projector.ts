@@ -1,6 +1,13 @@
-import { EVENT_CATALOG, STREAMS, type EventData, type EventType, type Transfer } from '@transfergate/contracts';
-import type { BatchExecutor, RecordedEvent, SqlExecutor } from '@transfergate/event-store';
-import { evolve, type TransactionAggregate } from '../domain/transaction.js';
+import {
+  EVENT_CATALOG,
+  STREAMS,
+  type DomainEvent,
+  type EventData,
+  type EventType,
+  type Transfer,
+} from '@transfergate/contracts';
+import type { BatchExecutor, RecordedEvent, RowsAlongside, SqlExecutor } from '@transfergate/event-store';
+import { evolve, evolveWithAppended, type TransactionAggregate } from '../domain/transaction.js';
 import { RECORD_COLUMN_TYPES, reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
 import { turkishDay } from './deposit-context.cache.js';
 
@@ -18,8 +25,13 @@ export async function projectEvents(
   tx: SqlExecutor | BatchExecutor,
   events: RecordedEvent[],
   effects?: DepositContextEffects,
+  /**
+   * Transactions whose row this process knows was written with their first event (rows alongside):
+   * not inserted again. Any other is inserted, and an insert that finds its row leaves it.
+   */
+  rowWrittenAlong?: (transactionId: string) => boolean,
 ): Promise<void> {
-  const batch = new ProjectionBatch(tx, effects);
+  const batch = new ProjectionBatch(tx, effects, rowWrittenAlong);
   for (const event of events) await projectEvent(batch, event);
   await batch.flush();
 }
@@ -220,6 +232,7 @@ class ProjectionBatch {
   constructor(
     readonly tx: SqlExecutor | BatchExecutor,
     readonly effects?: DepositContextEffects,
+    readonly rowWrittenAlong?: (transactionId: string) => boolean,
   ) {}
 
   /**
@@ -353,32 +366,9 @@ class ProjectionBatch {
     const updates: Record<string, unknown>[] = [];
     for (const [transactionId, row] of this.transactions) {
       const view = row.aggregate.view;
-      if (row.isNew) {
-        inserts.push({
-          transaction_id: transactionId,
-          number: view.number,
-          type: view.type,
-          state: view.state,
-          merchant_id: view.merchantId,
-          provider_id: view.providerId,
-          infrastructure_id: view.infrastructureId,
-          form: view.form,
-          external_id: view.externalId,
-          amount_kurus: view.amountKurus,
-          original_amount_kurus: view.originalAmountKurus,
-          fee_kurus: view.feeKurus,
-          customer: view.customer,
-          bank_account_id: row.bankAccountId,
-          iban: view.iban ?? null,
-          payment_token: view.paymentToken ?? null,
-          expires_at: view.expiresAt ?? null,
-          assignee: view.assignee ?? null,
-          reason: view.reason ?? null,
-          version: row.aggregate.version,
-          created_at: row.createdAt,
-          updated_at: view.updatedAt,
-        });
-      } else if (this.changed.has(transactionId)) {
+      if (row.isNew) inserts.push(insertRowOf(transactionId, row));
+      // A new row's later events: it may have been written at version 1 with its event already.
+      if ((row.isNew && row.aggregate.version > 1) || this.changed.has(transactionId)) {
         updates.push({
           transaction_id: transactionId,
           state: view.state,
@@ -393,17 +383,13 @@ class ProjectionBatch {
     }
     if (inserts.length > 0) {
       await this.write(
-        `insert into rm_transactions (transaction_id, number, type, state, merchant_id, provider_id, infrastructure_id,
-           form, external_id, amount_kurus, original_amount_kurus, fee_kurus, customer, bank_account_id, iban,
-           payment_token, expires_at, assignee, reason, version, created_at, updated_at)
-         select transaction_id, number, type, state, merchant_id, provider_id, infrastructure_id, form, external_id,
-           amount_kurus, original_amount_kurus, fee_kurus, customer, bank_account_id, iban, payment_token, expires_at,
-           assignee, reason, version, created_at, updated_at
-         from jsonb_to_recordset($1::jsonb) as x(transaction_id uuid, number bigint, type text, state text,
-           merchant_id text, provider_id text, infrastructure_id text, form text, external_id text, amount_kurus bigint,
-           original_amount_kurus bigint, fee_kurus bigint, customer jsonb, bank_account_id text, iban text,
-           payment_token text, expires_at timestamptz, assignee text, reason text, version integer,
-           created_at timestamptz, updated_at timestamptz)`,
+        `insert into rm_transactions (${TRANSACTION_COLUMN_NAMES})
+         select ${TRANSACTION_COLUMN_NAMES}
+         from jsonb_to_recordset($1::jsonb) as x(${TRANSACTION_COLUMNS_TYPED})
+         -- A new deposit's row was written with its event (rowAlongsideRequest): this same row at
+         -- version 1, left as it is (without the row lock an upsert takes); the updates below move
+         -- it on if this batch has its later events.
+         on conflict (transaction_id) do nothing`,
         [JSON.stringify(inserts)],
       );
     }
@@ -413,7 +399,7 @@ class ProjectionBatch {
            assignee = x.assignee, reason = x.reason, version = x.version, updated_at = x.updated_at
          from jsonb_to_recordset($1::jsonb) as x(transaction_id uuid, state text, amount_kurus bigint,
            fee_kurus bigint, assignee text, reason text, version integer, updated_at timestamptz)
-         where t.transaction_id = x.transaction_id`,
+         where t.transaction_id = x.transaction_id and t.version < x.version`,
         [JSON.stringify(updates)],
       );
     }
@@ -459,6 +445,98 @@ class ProjectionBatch {
   }
 }
 
+/** rm_transactions' columns and their types, as its rows are read from JSON (insertRowOf's keys). */
+const TRANSACTION_COLUMNS = {
+  transaction_id: 'uuid',
+  number: 'bigint',
+  type: 'text',
+  state: 'text',
+  merchant_id: 'text',
+  provider_id: 'text',
+  infrastructure_id: 'text',
+  form: 'text',
+  external_id: 'text',
+  amount_kurus: 'bigint',
+  original_amount_kurus: 'bigint',
+  fee_kurus: 'bigint',
+  customer: 'jsonb',
+  bank_account_id: 'text',
+  iban: 'text',
+  payment_token: 'text',
+  expires_at: 'timestamptz',
+  assignee: 'text',
+  reason: 'text',
+  version: 'integer',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+} as const;
+const TRANSACTION_COLUMN_NAMES = Object.keys(TRANSACTION_COLUMNS).join(', ');
+const TRANSACTION_COLUMNS_TYPED = Object.entries(TRANSACTION_COLUMNS)
+  .map(([column, type]) => `${column} ${type}`)
+  .join(', ');
+/** What the store stamps on a row written alongside its event: the event's recorded time. */
+const { created_at: _createdAt, updated_at: _updatedAt, ...TRANSACTION_COLUMNS_ALONGSIDE } = TRANSACTION_COLUMNS;
+
+/** rm_transactions' row of a transaction new in the batch (its columns by name). */
+function insertRowOf(transactionId: string, row: Pick<TransactionRow, 'aggregate' | 'bankAccountId' | 'createdAt'>) {
+  const view = row.aggregate.view;
+  return {
+    transaction_id: transactionId,
+    number: view.number,
+    type: view.type,
+    state: view.state,
+    merchant_id: view.merchantId,
+    provider_id: view.providerId,
+    infrastructure_id: view.infrastructureId,
+    form: view.form,
+    external_id: view.externalId,
+    amount_kurus: view.amountKurus,
+    original_amount_kurus: view.originalAmountKurus,
+    fee_kurus: view.feeKurus,
+    customer: view.customer,
+    bank_account_id: row.bankAccountId,
+    iban: view.iban ?? null,
+    payment_token: view.paymentToken ?? null,
+    expires_at: view.expiresAt ?? null,
+    assignee: view.assignee ?? null,
+    reason: view.reason ?? null,
+    version: row.aggregate.version,
+    created_at: row.createdAt,
+    updated_at: view.updatedAt,
+  };
+}
+
+/**
+ * A new transaction's rm_transactions row, for its append to write alongside its first event
+ * (LedgerRepository.appendNewDeposit): exactly what the projection inserts for that event, with
+ * the times left to the store, which stamps the event's recorded time (projectTransaction takes
+ * both from it). The projection's insert then finds the row there and leaves it as it is.
+ */
+export function rowAlongsideRequest(streamId: string, event: DomainEvent): RowsAlongside {
+  assert(streamId.startsWith('txn-'), 'a transaction row comes from a transaction stream');
+  assert(event.type === 'DepositRequested' || event.type === 'WithdrawalRequested', 'a request opens a transaction');
+  const aggregate = evolveWithAppended(undefined, streamId, [event]);
+  const {
+    created_at: _created,
+    updated_at: _updated,
+    ...row
+  } = insertRowOf(streamId.slice('txn-'.length), {
+    aggregate,
+    bankAccountId: aggregate.view.bankAccount?.bankAccountId ?? null,
+    createdAt: '',
+  });
+  return {
+    table: 'rm_transactions',
+    columns: TRANSACTION_COLUMNS_ALONGSIDE,
+    rows: [row],
+    recordedAtColumns: ['created_at', 'updated_at'],
+  };
+}
+
+function assert(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new Error(`projection: ${message}`);
+}
+
 /** Rows per multi-row upsert of record tables (one JSON parameter of a few MB at most). */
 const RECORD_FLUSH_ROWS = 5_000;
 
@@ -481,7 +559,7 @@ async function projectTransaction(batch: ProjectionBatch, event: RecordedEvent):
     const view = aggregate.view;
     const row: TransactionRow = {
       aggregate,
-      isNew: true,
+      isNew: !batch.rowWrittenAlong?.(transactionId),
       bankAccountId: view.bankAccount?.bankAccountId ?? null,
       createdAt: event.createdAt,
       day: turkishBusinessDay(event.createdAt),
