@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import pg from 'pg';
 import { ConfigureBankAccountCommand, DomainError } from '@transfergate/contracts';
 import { LEDGER_PROJECTION } from '@transfergate/ledger';
@@ -19,6 +20,7 @@ const ANSWER_BOUND_MS = 2_000;
 describe('deposits answered ahead of a held projection on PostgreSQL', () => {
   let app: TestApp;
   let holder: pg.Client;
+  let schema: string;
   let token: string;
   const panel = () => panelClient(app);
   let seq = 0;
@@ -29,7 +31,8 @@ describe('deposits answered ahead of a held projection on PostgreSQL', () => {
     await app.provision(issueBootstrap());
     token = (await panelClient(app).login('admin', 'S3cure-pass!')).accessToken;
     const { rows } = await app.db.query<{ schema: string }>('select current_schema() as schema');
-    holder = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${rows[0]!.schema}` });
+    schema = rows[0]!.schema;
+    holder = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema}` });
     await holder.connect();
   });
   afterAll(async () => {
@@ -43,6 +46,22 @@ describe('deposits answered ahead of a held projection on PostgreSQL', () => {
     const value = await work;
     return { value, ms: performance.now() - started };
   };
+  const limitDailyVolumeTo = (dailyLimitKurus: bigint) =>
+    app.commands.execute(
+      new ConfigureBankAccountCommand(
+        { ...BOOTSTRAP_ACCOUNT, dailyLimitKurus },
+        { source: 'test', operatorId: 'op-1' },
+      ),
+    );
+  const holdProjection = async () => {
+    await holder.query('begin');
+    await holder.query('select 1 from es_checkpoints where consumer = $1 for update', [LEDGER_PROJECTION]);
+  };
+  const refusalOf = (work: Promise<unknown>) =>
+    work.then(
+      () => 'accepted',
+      (error: unknown) => (error instanceof DomainError ? error.errorCode : String(error)),
+    );
   const issuedToday = async (): Promise<bigint> => {
     const { rows } = await app.db.query<{ issued: string }>(
       `select coalesce(sum(issued_kurus), 0)::text as issued from rm_bank_account_daily
@@ -58,15 +77,9 @@ describe('deposits answered ahead of a held projection on PostgreSQL', () => {
     await deposit(10_000n);
     await app.settle();
     const issued = await issuedToday();
-    await app.commands.execute(
-      new ConfigureBankAccountCommand(
-        { ...BOOTSTRAP_ACCOUNT, dailyLimitKurus: issued + 25_000n },
-        { source: 'test', operatorId: 'op-1' },
-      ),
-    );
+    await limitDailyVolumeTo(issued + 25_000n);
 
-    await holder.query('begin');
-    await holder.query('select 1 from es_checkpoints where consumer = $1 for update', [LEDGER_PROJECTION]);
+    await holdProjection();
     try {
       const first = await timed(deposit(10_000n, `${nextId()}-first`));
       expect(first.ms).toBeLessThan(ANSWER_BOUND_MS);
@@ -82,11 +95,7 @@ describe('deposits answered ahead of a held projection on PostgreSQL', () => {
       const second = await timed(deposit(10_000n));
       expect(second.ms).toBeLessThan(ANSWER_BOUND_MS);
       // 20,000 of 25,000 counted, though the table has none of it: 10,000 more is over the limit.
-      const refused = await deposit(10_000n).then(
-        () => 'accepted',
-        (error: unknown) => (error instanceof DomainError ? error.errorCode : String(error)),
-      );
-      expect(refused).toBe('no_receiving_account');
+      expect(await refusalOf(deposit(10_000n))).toBe('no_receiving_account');
       await deposit(5_000n);
       expect(await issuedToday()).toBe(issued);
     } finally {
@@ -95,8 +104,8 @@ describe('deposits answered ahead of a held projection on PostgreSQL', () => {
 
     await app.settle();
     expect(await issuedToday()).toBe(issued + 25_000n);
-    // The rows written with the events are the projection's own: replaying the store into a
-    // scratch schema gives the same rm_transactions, to the millisecond and version.
+    // The rows written with the events are the projection's own (the event's time to the
+    // millisecond, version 1), and the projection, released, left them as they were.
     const { rows } = await app.db.query<{ n: string; at_ok: boolean }>(
       `select count(*)::text as n, bool_and(t.created_at = date_trunc('milliseconds', e.created_at)
          and t.updated_at = t.created_at and t.version = 1) as at_ok
@@ -104,5 +113,30 @@ describe('deposits answered ahead of a held projection on PostgreSQL', () => {
     );
     expect(Number(rows[0]!.n)).toBe(5);
     expect(rows[0]!.at_ok).toBe(true);
+  });
+
+  it('a process deciding from SQL first waits for the deposits another answered ahead of the projection', async () => {
+    // A second process of the same database: the first holds the projection's lease, so this one
+    // decides deposits from the tables, and cannot know what the first answered ahead of them.
+    const second = await startTestApp('postgres', {}, schema);
+    try {
+      await app.settle();
+      await limitDailyVolumeTo((await issuedToday()) + 25_000n);
+      await holdProjection();
+      let decided: Promise<string>;
+      try {
+        await deposit(10_000n);
+        await deposit(10_000n);
+        decided = refusalOf(requestDeposit(second, 10_000n, nextId()));
+        // Long enough for the second process to decide, were it to decide from the tables as they are.
+        await setTimeout(300);
+      } finally {
+        await holder.query('rollback');
+      }
+      // 20,000 of 25,000 were answered before it decided: 10,000 more is over the limit.
+      expect(await decided).toBe('no_receiving_account');
+    } finally {
+      await second.stop();
+    }
   });
 });

@@ -55,10 +55,17 @@ export interface TestApp extends RunningApp {
   stop(): Promise<void>;
 }
 
-/** A real app on a real database, listening on a free loopback port. */
-export async function startTestApp(engine: Engine, overrides: Partial<RuntimeConfig> = {}): Promise<TestApp> {
+/**
+ * A real app on a real database, listening on a free loopback port. `sharedSchema` (PostgreSQL): a
+ * second process of another test app's database (its schema, left to that app to drop).
+ */
+export async function startTestApp(
+  engine: Engine,
+  overrides: Partial<RuntimeConfig> = {},
+  sharedSchema?: string,
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tg-test-'));
-  const schema = `t_app_${randomBytes(5).toString('hex')}`;
+  const schema = sharedSchema ?? `t_app_${randomBytes(5).toString('hex')}`;
   const config: RuntimeConfig = {
     port: 0,
     host: '127.0.0.1',
@@ -89,7 +96,7 @@ export async function startTestApp(engine: Engine, overrides: Partial<RuntimeCon
     baseUrl: `http://127.0.0.1:${port}`,
     async stop() {
       await running.close();
-      if (engine === 'postgres') {
+      if (engine === 'postgres' && !sharedSchema) {
         const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
         await admin.connect();
         await admin.query(`drop schema if exists ${schema} cascade`);

@@ -23,9 +23,10 @@ export interface DepositContext {
  *
  * The account: active, per-transaction limits fit, today's issued volume plus this amount within the
  * daily limit; the customer's bank first (same-bank transfers are instant), then the least-used
- * account to spread load. Days are Turkish business days (UTC+3, no DST since 2016). Volumes come
- * from the projection, so a burst can overshoot a daily limit by what it has not applied yet
- * (milliseconds); README: "Decisions".
+ * account to spread load. Days are Turkish business days (UTC+3, no DST since 2016). Every deposit
+ * answered before the decision counts (answered ahead of the projection included: the cache's
+ * overlay, or the wait before a decision from SQL); deposits decided at the same moment do not see
+ * each other, so a burst can overshoot a daily limit by those; README: "Decisions".
  */
 @Injectable()
 export class ReceivingAccountSelector {
@@ -61,7 +62,7 @@ export class ReceivingAccountSelector {
         day,
       };
     }
-    await this.projection.settleAnsweredAhead();
+    await this.projection.settleBeforeSqlDecision();
     return { ...(await this.fromSql(merchantId, amountKurus, preferredBankCode)), day };
   }
 

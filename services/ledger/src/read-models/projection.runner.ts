@@ -126,15 +126,17 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
   }
 
   /**
-   * Before a deposit is decided from SQL instead of the cache (the cache stopped mirroring the
-   * tables): waits until the tables hold every deposit this process answered ahead of them.
+   * Before a deposit is decided from SQL instead of the cache: waits until the tables hold every
+   * deposit answered so far. Whichever process holds the projection's lease may have answered
+   * deposits ahead of it (noteAnsweredDeposit), and only it knows which: so this waits for the
+   * store's newest event, which covers them all (one index probe, then at most the projection's
+   * current batch). Bounded like every wait for the projection (awaitProjected).
    */
-  async settleAnsweredAhead(): Promise<void> {
+  async settleBeforeSqlDecision(): Promise<void> {
+    await this.awaitProjected(await this.store.headPosition());
+    // The tables answer for every deposit this process answered ahead (or the bound passed, logged).
     const newest = this.depositContext.aheadUntil;
-    if (!newest) return;
-    await this.awaitProjected(newest);
-    // Past the wait (or its bound, logged) the tables answer for them: SQL is read next.
-    this.depositContext.dropAheadUpTo(newest);
+    if (newest) this.depositContext.dropAheadUpTo(newest);
   }
 
   /** Loads of the deposit-context cache so far (tests). */
