@@ -74,8 +74,8 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       events: [event],
     };
     try {
-      await this.repository.appendNewDeposit([request, ...(claim ? [claim] : [])], input.actor, {
-        request,
+      await this.repository.appendNewDeposit(request, claim ? [claim] : [], input.actor, {
+        transactionId,
         bankAccountId: account.bankAccountId,
         day,
         amountKurus: input.amountKurus,

@@ -116,24 +116,17 @@ export class LedgerRepository {
    * replay of events stored before, it waits as every other append does.
    */
   async appendNewDeposit(
-    writes: PendingWrite[],
+    request: PendingWrite,
+    alsoWrite: PendingWrite[],
     actor: ActorRef,
-    deposit: { request: PendingWrite; bankAccountId: string; day: string; amountKurus: bigint },
+    deposit: { transactionId: string; bankAccountId: string; day: string; amountKurus: bigint },
   ): Promise<AppendResult[]> {
-    const request = deposit.request;
-    assertInvariant(writes[0] === request && request.events.length === 1, 'the request is the first write, one event');
-    const results = await this.store.appendMany(storeWritesOf(writes, actor), {
+    const results = await this.store.appendMany(storeWritesOf([request, ...alsoWrite], actor), {
       alongside: rowAlongsideRequest(request.streamId, request.events[0]!),
     });
     const projectedAlong =
       results.every((r) => !r.idempotentReplay) &&
-      this.projection.noteAnsweredDeposit({
-        transactionId: request.streamId.slice(STREAMS.transaction('').length),
-        bankAccountId: deposit.bankAccountId,
-        day: deposit.day,
-        amountKurus: deposit.amountKurus,
-        position: results[0]!.lastPosition,
-      });
+      this.projection.noteAnsweredDeposit({ ...deposit, position: results[0]!.lastPosition });
     if (!projectedAlong) await this.projection.awaitProjected(latestPosition(results));
     return results;
   }
@@ -161,10 +154,6 @@ function storeWritesOf(writes: PendingWrite[], actor: ActorRef): StreamWrite[] {
     }));
     return { streamId: write.streamId, expectedVersion: write.expectedVersion, events };
   });
-}
-
-function assertInvariant(condition: boolean, message: string): asserts condition {
-  if (!condition) throw new Error(`ledger repository: ${message}`);
 }
 
 function latestPosition(results: AppendResult[]): GlobalPosition {
