@@ -5,6 +5,8 @@ import { openPglite, PostgresEventStore, startConsumer, type RecordedEvent, type
  * minReadIntervalMs (the callback dispatcher's): under a steady stream of appends the consumer
  * reads at most once per interval, handling what arrived meanwhile in one batch, and still handles
  * every event exactly once and in order; a backlog (full batches) is read without pauses.
+ * unwaitedReadIntervalMs (the ledger projection's): the same pacing while nobody waits, ended at
+ * once by a waiter.
  */
 const event = (n: number) => ({ eventId: randomUUID(), type: 'Tick', schemaVersion: 1, data: { n } });
 
@@ -31,17 +33,18 @@ describe('consumer minReadIntervalMs', () => {
     return n;
   }
 
-  async function run(minReadIntervalMs: number) {
+  async function run(minReadIntervalMs: number, unwaitedReadIntervalMs = 0) {
     const seen: number[] = [];
     let batches = 0;
     // One store for every test: only this run's events are counted.
     const prefix = randomUUID();
     const consumer = await startConsumer(store, {
-      name: `ticks-${minReadIntervalMs}`,
+      name: `ticks-${minReadIntervalMs}-${unwaitedReadIntervalMs}`,
       owner: 'test',
       mode: 'transactional',
       idlePollMs: 50,
       minReadIntervalMs,
+      unwaitedReadIntervalMs,
       handle: async (events: RecordedEvent[]) => {
         const ours = events.filter((e) => e.streamId.startsWith(`tick-${prefix}-`));
         if (ours.length > 0) batches++;
@@ -69,6 +72,39 @@ describe('consumer minReadIntervalMs', () => {
     const unpaced = await run(0);
     expect(unpaced.seen).toEqual(Array.from({ length: unpaced.n }, (_, i) => i));
     expect(unpaced.batches).toBeGreaterThan(20);
+  });
+
+  it('unwaitedReadIntervalMs paces the reads alike while nobody waits', async () => {
+    const paced = await run(0, 200);
+    expect(paced.seen).toEqual(Array.from({ length: paced.n }, (_, i) => i));
+    expect(paced.batches).toBeLessThanOrEqual(10);
+    expect(paced.n).toBeGreaterThan(50);
+  });
+
+  it('a waiter ends an unwaited pause at once', async () => {
+    const prefix = `waited-${randomUUID()}`;
+    const consumer = await startConsumer(store, {
+      name: 'waited',
+      owner: 'test',
+      mode: 'transactional',
+      idlePollMs: 50,
+      unwaitedReadIntervalMs: 1_000,
+      handle: async () => {},
+    });
+    try {
+      const waitedMs: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        // The consumer has just read (the wait before released it), so it is in a 1 s pause now.
+        const position = (await store.append(`${prefix}-${i}`, [event(i)], 'no_stream')).lastPosition;
+        const started = Date.now();
+        await consumer.waitUntil(position, 10_000);
+        waitedMs.push(Date.now() - started);
+      }
+      // Each wait ends the pause it meets: a few ms each, where sitting the pause out takes 1 s.
+      expect(Math.max(...waitedMs.slice(1))).toBeLessThan(500);
+    } finally {
+      await consumer.stop();
+    }
   });
 
   it('reads a backlog in full batches without pausing between them', async () => {
@@ -114,5 +150,14 @@ describe('consumer minReadIntervalMs', () => {
         handle: async () => {},
       }),
     ).rejects.toThrow(RangeError);
+    await expect(
+      startConsumer(store, {
+        name: 'bad-unwaited',
+        owner: 'test',
+        mode: 'after',
+        unwaitedReadIntervalMs: 5_000,
+        handle: async () => {},
+      }),
+    ).rejects.toThrow(/unwaitedReadIntervalMs/);
   });
 });

@@ -30,6 +30,16 @@ export interface ConsumerOptions {
    */
   minReadIntervalMs?: number;
   /**
+   * Like minReadIntervalMs, but only while nobody in this process waits for the consumer
+   * (waitUntil): a waiter ends the pause at once. For a consumer that callers usually wait for but
+   * whose work under load is mostly unwatched (the ledger projection, once new deposits are answered
+   * ahead of it): its batches then gather what arrived meanwhile, one statement and one commit for
+   * many events, without delaying anyone who waits. A waiter in another process (polling the
+   * checkpoint) is not seen here and waits up to this much longer. A backlog is read without pauses.
+   * Default 0.
+   */
+  unwaitedReadIntervalMs?: number;
+  /**
    * transactional: the handler runs in the same database transaction as the checkpoint update, so
    * a projection into the same database applies each batch exactly once.
    * after: the handler runs first, the checkpoint after (side effects elsewhere: at-least-once,
@@ -93,8 +103,14 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
   const leaseMs = options.leaseMs ?? 15_000;
   const coalesceMs = options.coalesceMs ?? 10;
   const minReadIntervalMs = options.minReadIntervalMs ?? 0;
-  if (!Number.isInteger(minReadIntervalMs) || minReadIntervalMs < 0 || minReadIntervalMs > MAX_READ_INTERVAL_MS) {
-    throw new RangeError(`minReadIntervalMs must be an integer 0..${MAX_READ_INTERVAL_MS}`);
+  const unwaitedReadIntervalMs = options.unwaitedReadIntervalMs ?? 0;
+  for (const [name, value] of [
+    ['minReadIntervalMs', minReadIntervalMs],
+    ['unwaitedReadIntervalMs', unwaitedReadIntervalMs],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0 || value > MAX_READ_INTERVAL_MS) {
+      throw new RangeError(`${name} must be an integer 0..${MAX_READ_INTERVAL_MS}`);
+    }
   }
   await db.query(`insert into es_checkpoints (consumer) values ($1) on conflict (consumer) do nothing`, [options.name]);
 
@@ -248,13 +264,33 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
   let lastReadAtMs = 0;
   // A full batch means a backlog: that is read on at full speed, never paused.
   let lastBatchFull = false;
+  /**
+   * Until the next read may start: minReadIntervalMs after the last, or unwaitedReadIntervalMs while
+   * no waiter is here (a waiter added meanwhile wakes the loop, which then keeps to the first).
+   */
+  const pauseBeforeRead = async (): Promise<void> => {
+    while (!stopped && !lastBatchFull) {
+      const unwatched = waiters.size === 0;
+      const intervalMs = unwatched ? Math.max(minReadIntervalMs, unwaitedReadIntervalMs) : minReadIntervalMs;
+      const remainingMs = intervalMs - (Date.now() - lastReadAtMs);
+      if (remainingMs <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remainingMs);
+        if (unwatched) {
+          wakeLoop = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        }
+      });
+      wakeLoop = undefined;
+    }
+  };
+
   const loop = (async () => {
     while (!stopped) {
-      const sinceLastReadMs = Date.now() - lastReadAtMs;
-      if (!lastBatchFull && sinceLastReadMs < minReadIntervalMs) {
-        await new Promise((resolve) => setTimeout(resolve, minReadIntervalMs - sinceLastReadMs));
-        if (stopped) break;
-      }
+      await pauseBeforeRead();
+      if (stopped) break;
       lastReadAtMs = Date.now();
       let handled: number;
       const appendsBefore = store.appendCount;
@@ -317,6 +353,8 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
     },
     async stop() {
       stopped = true;
+      // A pause or an idle wait ends now rather than at its timer.
+      wakeLoop?.();
       await loop;
       await db
         .query(

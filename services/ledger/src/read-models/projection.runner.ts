@@ -23,7 +23,7 @@ import {
 import { LEDGER_PROJECTION, newDepositContextEffects, projectEvents, type DepositContextEffects } from './projector.js';
 import { DepositContextCache, type DepositContextView } from './deposit-context.cache.js';
 import { READ_MODEL_SCHEMA } from './schema.js';
-import { READ_YOUR_WRITES_TIMEOUT_MS } from '../ledger.settings.js';
+import { PROJECTION_UNWAITED_READ_INTERVAL_MS, READ_YOUR_WRITES_TIMEOUT_MS } from '../ledger.settings.js';
 
 /** Creates the read-model tables and runs the ledger projection as a leased, checkpointed consumer. */
 @Injectable()
@@ -53,8 +53,10 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
       mode: 'transactional',
       idlePollMs: 200,
       // Commands wait for the projection before they answer (read-your-writes): no coalescing delay.
-      // Under load batches form anyway, from whatever was appended while the previous one ran.
+      // Under load batches form anyway, from whatever was appended while the previous one ran, and
+      // while nobody waits, from what arrived in the pause (new deposits are answered ahead of it).
       coalesceMs: 0,
+      unwaitedReadIntervalMs: PROJECTION_UNWAITED_READ_INTERVAL_MS,
       handle: async (events, tx) => {
         // Fresh per attempt: a batch that fails is handled again from scratch.
         this.batchEffects = newDepositContextEffects();
