@@ -27,7 +27,9 @@ export const READ_YOUR_WRITES_TIMEOUT_MS = 5_000;
  * While no command in this process waits for the projection, it starts a batch at most once per
  * this many ms: under a load of new deposits (answered without waiting for it) each batch then takes
  * what arrived meanwhile, one statement and one commit for tens of events instead of a few. A command
- * that waits ends the pause at once; eventual readers (the panel's lists) see a new row up to this
- * much later. README, issue 15's eighteenth round.
+ * that waits ends the pause at once. What nobody waits for lags up to this much more: the tables'
+ * daily volume of an account after a new deposit (its row is written with its event, and this
+ * process's deposit-context cache counts the volume at once), and a command of a second ledger
+ * replica, which polls the stored checkpoint. README, issue 15's eighteenth round.
  */
 export const PROJECTION_UNWAITED_READ_INTERVAL_MS = 50;
