@@ -6,10 +6,14 @@
 // Prints each round's ours/floor per root and, for two roots, the second's rate over the first's.
 // BENCH_WARMUP_SECONDS (default 15): unmeasured load of the floor and of each app before the first
 // round, so that no round measures V8 still compiling the app (it did for 10-15 s of load).
+// BENCH_CPU_PROF (a path prefix): the main thread's CPU profile of each app's measured phase in
+// the last round, written to <prefix>.<app number>.cpuprofile (bench/cpu-profile-top.mjs reads it);
+// the floor's phases and the start-up are left out, so the shares are the app's own.
 // The builds share one process: a process-wide change (a promise hook, a V8 flag) cannot be
 // compared here; run bench/pg-profile.mjs of each checkout in turn instead.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,6 +30,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 6);
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const ROOTS = (process.env.BENCH_APP_ROOTS || '.').split(',').map((root) => resolve(root));
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 const suffix = randomBytes(3).toString('hex');
 const scratch = (name) => mkdtempSync(join(os.tmpdir(), `ab-${name}-`));
 
@@ -57,6 +62,18 @@ if (WARMUP_SECONDS > 0) {
   await runLoad(floor.url, SCENARIOS.floorInsert, WARMUP_SECONDS, 'ab-jit-warm-up', {});
   for (const app of apps) await runLoad(app.url, scenario, WARMUP_SECONDS, 'ab-jit-warm-up', {});
 }
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return session;
+}
+async function stopProfile(session, file) {
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  writeFileSync(file, JSON.stringify(profile));
+}
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
@@ -67,7 +84,9 @@ for (let r = 0; r < ROUNDS; r++) {
   const order = r % 2 === 0 ? apps : [...apps].reverse();
   for (const app of order) {
     await runLoad(app.url, scenario, 1, 'ab-warm', {});
+    const profiling = CPU_PROF && r === ROUNDS - 1 ? await startProfile() : undefined;
     const res = await runLoad(app.url, scenario, SECONDS, 'ab-app', {});
+    if (profiling) await stopProfile(profiling, `${CPU_PROF}.${apps.indexOf(app) + 1}.cpuprofile`);
     round.apps[apps.indexOf(app)] = { rate: res['2xx'] / res.duration, p99: res.latency.p99, non2xx: res.non2xx };
   }
   rounds.push(round);
