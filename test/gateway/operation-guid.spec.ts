@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { postJson, startTestApp, type TestApp } from '../support/test-app.js';
 import { KEYS, VALID_IBAN, conformanceBootstrap, infraFields } from './conformance-fixture.js';
 
@@ -11,9 +11,11 @@ describe('Infrastructure API: one request per OperationGuid (PostgreSQL)', () =>
   let app: TestApp;
   let n = 0;
   const id = (prefix: string) => `${prefix}-${++n}-${Date.now()}`;
+  // Shared with a second process of the same database (the upgrade below), which opens the secrets.
+  const secretKey = randomBytes(32);
 
   beforeAll(async () => {
-    app = await startTestApp('postgres');
+    app = await startTestApp('postgres', { secretKey });
     await app.provision(conformanceBootstrap());
   });
   afterAll(async () => {
@@ -80,5 +82,53 @@ describe('Infrastructure API: one request per OperationGuid (PostgreSQL)', () =>
     );
     const viaGet = await fetch(`${app.baseUrl}/deposits/deposit-request?${query}`);
     expect(viaGet.status).toBe(200);
+
+    // The withdrawal's GUID on the deposit form (another RequestId): refused too.
+    const deposit = await postJson(
+      `${app.baseUrl}/deposits/deposit-request`,
+      infraFields(id('OGD'), 150, { OperationGuid: guid, CustomerFullName: 'Mallory' }),
+    );
+    expect(deposit).toMatchObject({ status: 409, body: { success: false, errorCode: 'operation_guid_reused' } });
+  });
+
+  it('a store written by an earlier build: its OperationGuid claims are refused after the upgrade', async () => {
+    // Earlier builds claimed a GUID with an event in a stream of its own and had no key table: such a
+    // claim (sent again in upper case: GUIDs compare case-insensitively) and no table.
+    const { rows } = await app.db.query<{ provider_id: string; schema: string }>(
+      `select provider_id, current_schema() as schema from rm_providers where api_key = $1`,
+      [KEYS.infra.apiKey],
+    );
+    const providerId = rows[0]!.provider_id;
+    const oldGuid = randomUUID();
+    const hashed = createHash('sha256').update(oldGuid).digest('hex');
+    await app.store.append(
+      `operation-guid-${providerId}-${hashed}`,
+      [
+        {
+          eventId: randomUUID(),
+          type: 'OperationGuidClaimed',
+          schemaVersion: 1,
+          data: { providerId, operationGuid: oldGuid, transactionId: randomUUID() },
+        },
+      ],
+      'no_stream',
+    );
+    await app.db.exec('drop table ledger_operation_guids');
+    // The upgraded build starts on that database: a second process of it, as a rolling deploy runs.
+    const upgraded = await startTestApp('postgres', { secretKey }, rows[0]!.schema);
+    try {
+      const reused = await postJson(
+        `${upgraded.baseUrl}/deposits/deposit-request`,
+        infraFields(id('OGU'), 150, { OperationGuid: oldGuid.toUpperCase(), CustomerFullName: 'Mallory' }),
+      );
+      expect(reused).toMatchObject({ status: 409, body: { success: false, errorCode: 'operation_guid_reused' } });
+      const fresh = await postJson(
+        `${upgraded.baseUrl}/deposits/deposit-request`,
+        infraFields(id('OGU'), 150, { OperationGuid: randomUUID(), CustomerFullName: 'Ali Veli' }),
+      );
+      expect(fresh.status).toBe(200);
+    } finally {
+      await upgraded.stop();
+    }
   });
 });

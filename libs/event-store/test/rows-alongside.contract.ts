@@ -45,7 +45,8 @@ export function describeRowsAlongside(adapter: string, open: () => Promise<SqlDa
       // One group at a time: the callers of one turn form one group.
       store = await PostgresEventStore.create(db, { maxGroupsInFlight: 1, maxWritesPerGroup: 128 });
       await db.exec(`create table if not exists side_rows (id uuid primary key, note text not null unique,
-        recorded_at timestamptz)`);
+        recorded_at timestamptz);
+        create table if not exists side_keys (key text primary key)`);
     });
     afterAll(async () => {
       await db?.close();
@@ -160,6 +161,51 @@ export function describeRowsAlongside(adapter: string, open: () => Promise<SqlDa
       expect(await store.readStream(bad)).toEqual([]);
       ok(outcomes[1]);
       expect(await notes(`${tag}-good`)).toEqual([`${tag}-good`]);
+    });
+
+    it("writes a caller's rows of two tables with its events, and none of them when the second table refuses one", async () => {
+      const keys = (...wanted: string[]) =>
+        db
+          .query<{ key: string }>(
+            'select key from side_keys where key in (select jsonb_array_elements_text($1::jsonb)) order by key',
+            [JSON.stringify(wanted)],
+          )
+          .then((r) => r.rows.map((row) => row.key));
+      const keyRows = (key: string) => ({ table: 'side_keys', columns: { key: 'text' }, rows: [{ key }] });
+      const tag = randomUUID();
+      const [first, second, third] = [stream('k1'), stream('k2'), stream('k3')];
+      await store.appendMany([{ streamId: first, events: [event()], expectedVersion: 'no_stream' }], {
+        alongside: [rows(`${tag}-first`), keyRows(`${tag}-key`)],
+      });
+      expect(await notes(`${tag}-first`)).toEqual([`${tag}-first`]);
+      expect(await keys(`${tag}-key`)).toEqual([`${tag}-key`]);
+      // Grouped with a caller that takes a fresh key: the second table's primary key refuses the
+      // reused one, and that caller alone fails, with side_keys' error; its side_rows row and its
+      // events are not written. The other caller's are.
+      const failedBefore = store.appendGroupsFailed;
+      const outcomes = await Promise.allSettled([
+        store.appendMany([{ streamId: second, events: [event()], expectedVersion: 'no_stream' }], {
+          alongside: [rows(`${tag}-second`), keyRows(`${tag}-key`)],
+        }),
+        store.appendMany([{ streamId: third, events: [event()], expectedVersion: 'no_stream' }], {
+          alongside: [rows(`${tag}-third`), keyRows(`${tag}-fresh`)],
+        }),
+      ]);
+      expect(store.appendGroupsFailed - failedBefore).toBe(1);
+      const error = outcomes[0]!.status === 'rejected' ? outcomes[0].reason : undefined;
+      expect(sqlState(error)).toBe('23505');
+      expect(sqlTable(error)).toBe('side_keys');
+      expect(await store.readStream(second)).toEqual([]);
+      expect(await notes(`${tag}-second`)).toEqual([]);
+      ok(outcomes[1]);
+      expect(await notes(`${tag}-third`)).toEqual([`${tag}-third`]);
+      expect(await keys(`${tag}-key`, `${tag}-fresh`)).toEqual([`${tag}-fresh`, `${tag}-key`]);
+      // Bounded: at most four tables per append.
+      await expect(
+        store.appendMany([{ streamId: stream('k5'), events: [event()], expectedVersion: 'no_stream' }], {
+          alongside: Array.from({ length: 5 }, (_, i) => keyRows(`${tag}-bound-${i}`)),
+        }),
+      ).rejects.toThrow(RangeError);
     });
 
     it('parallel callers with rows: every row once, each with its own written stream', async () => {

@@ -72,8 +72,6 @@ export const STREAMS = {
   /** Keyed by sha256 of the API key: the key itself never names a stream. */
   apiKey: (apiKeyHash: string) => `api-key-${apiKeyHash}`,
   apiSettings: () => 'settings-api',
-  /** Keyed by sha256 of the lower-cased GUID: one request per OperationGuid and provider. */
-  operationGuid: (providerId: string, guidHash: string) => `operation-guid-${providerId}-${guidHash}`,
   providerSecretAccess: (providerId: string) => `provider-secret-access-${providerId}`,
   /** A receiving account's statement lines and every decision on them. */
   bankStatement: (bankAccountId: string) => `bank-statement-${bankAccountId}`,

@@ -128,9 +128,11 @@ export function explicitApiSettings(
 }
 
 /**
- * Claims an Infrastructure API OperationGuid for one request of a provider: appended with
- * no_stream in the same atomic write as the transaction, so a SecurityKey (which covers only
- * ApiKey, ApiSecret and OperationGuid) seen once cannot create a second transaction.
+ * Claimed an Infrastructure API OperationGuid for one request of a provider, in a stream of its own
+ * (`operation-guid-<provider>-<sha256 of the GUID>`) appended with no_stream beside the transaction.
+ * Written by builds before issue 15's nineteenth round; now the request's own append writes a key
+ * row (services/ledger persistence/operation-guid-guard.ts), which is filled from these events
+ * once when a store written earlier is upgraded. Kept so that such stores still read.
  */
 export const OperationGuidClaimedV1 = z.object({
   providerId: z.string(),

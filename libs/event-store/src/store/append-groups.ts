@@ -4,7 +4,7 @@ import type { AppendResult, RowsAlongside, StreamWrite } from './event-store.js'
 export interface GroupMember {
   readonly writes: StreamWrite[];
   /** Rows written in the member's transaction, only if its events are (AppendOptions.alongside). */
-  readonly alongside?: RowsAlongside;
+  readonly alongside?: readonly RowsAlongside[];
   resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
@@ -48,7 +48,7 @@ export class AppendGroups {
       throw new RangeError('maxWritesPerGroup must be a positive integer');
   }
 
-  submit(writes: StreamWrite[], alongside?: RowsAlongside): Promise<AppendResult[]> {
+  submit(writes: StreamWrite[], alongside?: readonly RowsAlongside[]): Promise<AppendResult[]> {
     return new Promise<AppendResult[]>((resolve, reject) => {
       this.queue.push(alongside ? { writes, alongside, resolve, reject } : { writes, resolve, reject });
       this.schedulePump();

@@ -67,13 +67,16 @@ export interface RowsAlongside {
 
 /** Most rows one append may carry alongside its events (TIGER_STYLE: bounded like the events). */
 export const MAX_ROWS_ALONGSIDE = 256;
+/** Most tables one append may write rows of alongside its events. */
+export const MAX_TABLES_ALONGSIDE = 4;
 
 export interface AppendOptions {
   /**
-   * Written with the events in one transaction. A result that is not an idempotent replay means
-   * they were; on a replay nothing is written, the rows included.
+   * Written with the events in one transaction, each set into its own table (a row that breaks a
+   * table's constraint fails the append with that table's error: nothing is written). A result
+   * that is not an idempotent replay means they were; on a replay nothing is written, rows included.
    */
-  alongside?: RowsAlongside;
+  alongside?: RowsAlongside | readonly RowsAlongside[];
 }
 
 export interface AppendResult {

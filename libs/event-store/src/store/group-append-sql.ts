@@ -244,14 +244,14 @@ export function groupAppend(members: GroupMember[]): GroupAppend {
     { table: string; columns: Record<string, string>; recordedAt: string[]; rows: unknown[] }
   >();
   members.forEach((member, m) => {
-    const alongside = member.alongside;
-    if (!alongside) return;
-    const recordedAt = alongside.recordedAtColumns ?? [];
-    const key = JSON.stringify([alongside.table, alongside.columns, recordedAt]);
-    let insert = inserts.get(key);
-    if (!insert)
-      inserts.set(key, (insert = { table: alongside.table, columns: alongside.columns, recordedAt, rows: [] }));
-    for (const row of alongside.rows) insert.rows.push({ m, r: row });
+    for (const alongside of member.alongside ?? []) {
+      const recordedAt = alongside.recordedAtColumns ?? [];
+      const key = JSON.stringify([alongside.table, alongside.columns, recordedAt]);
+      let insert = inserts.get(key);
+      if (!insert)
+        inserts.set(key, (insert = { table: alongside.table, columns: alongside.columns, recordedAt, rows: [] }));
+      for (const row of alongside.rows) insert.rows.push({ m, r: row });
+    }
   });
   if (inserts.size > 0) {
     group.alongside = [...inserts.values()].map((insert) => ({ ...insert, rows: JSON.stringify(insert.rows) }));

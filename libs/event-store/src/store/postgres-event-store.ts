@@ -16,6 +16,7 @@ import {
   MAX_EVENTS_PER_APPEND,
   MAX_READ_BATCH,
   MAX_ROWS_ALONGSIDE,
+  MAX_TABLES_ALONGSIDE,
   WrongExpectedVersionError,
   comparePositions,
   type AppendOptions,
@@ -235,14 +236,13 @@ export class PostgresEventStore implements EventStore {
   async appendMany(writes: StreamWrite[], options?: AppendOptions): Promise<AppendResult[]> {
     if (writes.length === 0) throw new RangeError('appendMany needs at least one write');
     for (const write of writes) validateWrite(write);
-    const alongside = options?.alongside;
-    if (alongside) validateAlongside(alongside);
+    const alongside = alongsideSets(options?.alongside);
     try {
       return await this.groups.submit(writes, alongside);
     } catch (error) {
       // A row alongside that breaks its table's own constraint is that table's error, not a race
       // of the events (nothing was written: the rows and the events share one statement).
-      if (alongside && sqlTable(error) === alongside.table) throw error;
+      if (alongside && alongside.some((set) => sqlTable(error) === set.table)) throw error;
       // A lost race may be a retry of events that already landed: then the append is a replay.
       if (error instanceof WrongExpectedVersionError || sqlState(error) === UNIQUE_VIOLATION) {
         const replay = await this.replayResults(writes);
@@ -561,6 +561,23 @@ export class PostgresEventStore implements EventStore {
 const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 /** A column's type: a plain type name, words only (`timestamptz`, `double precision`). */
 const PLAIN_TYPE = /^[a-z][a-z0-9_]*( [a-z][a-z0-9_]*)?$/;
+
+/** The append's row sets as a list (undefined for none), each checked, within the bounds. */
+function alongsideSets(alongside: AppendOptions['alongside']): readonly RowsAlongside[] | undefined {
+  if (!alongside) return undefined;
+  const sets: readonly RowsAlongside[] = Array.isArray(alongside) ? alongside : [alongside as RowsAlongside];
+  if (sets.length === 0) return undefined;
+  if (sets.length > MAX_TABLES_ALONGSIDE) {
+    throw new RangeError(`rows alongside: 1..${MAX_TABLES_ALONGSIDE} tables, got ${sets.length}`);
+  }
+  let rows = 0;
+  for (const set of sets) {
+    validateAlongside(set);
+    rows += set.rows.length;
+  }
+  if (rows > MAX_ROWS_ALONGSIDE) throw new RangeError(`rows alongside: 1..${MAX_ROWS_ALONGSIDE}, got ${rows}`);
+  return sets;
+}
 
 function validateAlongside(alongside: RowsAlongside): void {
   if (!PLAIN_IDENTIFIER.test(alongside.table)) throw new RangeError(`not a plain table name: ${alongside.table}`);

@@ -13,9 +13,9 @@ import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { transactionIdFor } from '../persistence/ids.js';
 import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
+import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import {
   assertMerchantAllows,
-  operationGuidClaim,
   operationGuidReused,
   originOf,
   replayOrDuplicate,
@@ -67,26 +67,22 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
         expiresAt: new Date(Date.now() + this.settings.depositTtlMs).toISOString(),
       }),
     );
-    const claim = operationGuidClaim(input, transactionId);
     const request = {
       streamId: STREAMS.transaction(transactionId),
       expectedVersion: 'no_stream' as const,
       events: [event],
     };
+    const deposit = { transactionId, bankAccountId: account.bankAccountId, day, amountKurus: input.amountKurus };
     try {
-      await this.repository.appendNewDeposit(request, claim ? [claim] : [], input.actor, {
-        transactionId,
-        bankAccountId: account.bankAccountId,
-        day,
-        amountKurus: input.amountKurus,
-      });
+      await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input, transactionId));
     } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      const guidTaken = isOperationGuidTaken(error);
+      if (!guidTaken && !(error instanceof WrongExpectedVersionError)) throw error;
       // The external id exists already (a repeat, or a concurrent request won the claim), or
-      // another request holds this OperationGuid.
+      // another request holds this OperationGuid (a repeat of this one holds it too: its first answer).
       const winner = await this.repository.loadTransaction(transactionId);
       if (winner) return replayOrDuplicate(winner, input.requestFingerprint);
-      if (claim && error.streamId === claim.streamId) throw operationGuidReused();
+      if (guidTaken) throw operationGuidReused();
       throw new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
     }
     return viewAfterRequest(event);

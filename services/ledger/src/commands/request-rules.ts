@@ -1,8 +1,6 @@
-import { hash } from 'node:crypto';
 import {
   DomainError,
   STREAMS,
-  domainEvent,
   type RequestDepositCommand,
   type RequestWithdrawalCommand,
   kurusToDecimalString,
@@ -10,30 +8,13 @@ import {
   type TransactionView,
 } from '@transfergate/contracts';
 import { evolveWithAppended, type TransactionAggregate } from '../domain/transaction.js';
-import type { LedgerRepository, PendingWrite } from '../persistence/ledger-repository.js';
+import type { LedgerRepository } from '../persistence/ledger-repository.js';
 import type { MerchantRecord } from './receiving-account.selector.js';
 
 /**
  * A repeat of an external id: the same payload gets the first answer again (Stripe-style
  * idempotency), another payload is a duplicate (409).
  */
-/**
- * The Infrastructure API's OperationGuid claim a request appends beside its transaction, or none
- * for the other forms (and for a request without one).
- */
-export function operationGuidClaim(
-  input: RequestDepositCommand['input'] | RequestWithdrawalCommand['input'],
-  transactionId: string,
-): PendingWrite | undefined {
-  const guid = input.form === 'infrastructure' ? input.echo?.OperationGuid?.trim().toLowerCase() : undefined;
-  if (!guid) return undefined;
-  return {
-    streamId: STREAMS.operationGuid(input.providerId, hash('sha256', guid, 'hex')),
-    expectedVersion: 'no_stream',
-    events: [domainEvent('OperationGuidClaimed', { providerId: input.providerId, operationGuid: guid, transactionId })],
-  };
-}
-
 /** Another request already holds this OperationGuid (the transaction it named does not exist). */
 export function operationGuidReused(): DomainError {
   return new DomainError(

@@ -13,9 +13,9 @@ import { assertCanReserve, withdrawalTransfers } from '../domain/merchant-ledger
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { transactionIdFor } from '../persistence/ids.js';
+import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import {
   assertAmountAllowed,
-  operationGuidClaim,
   operationGuidReused,
   originOf,
   replayOrDuplicate,
@@ -39,7 +39,7 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
     const merchant = await assertAmountAllowed(this.repository, input.merchantId, input.amountKurus);
     const feeKurus = commissionKurus(input.amountKurus, merchant.withdrawalCommissionBp);
     let number: number | undefined;
-    const claim = operationGuidClaim(input, transactionId);
+    const guidKey = operationGuidKey(input, transactionId);
 
     for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
       const existing = await this.repository.loadTransaction(transactionId);
@@ -62,21 +62,21 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
           [
             { streamId: txnStream, expectedVersion: 'no_stream', events: [requested] },
             { streamId: STREAMS.merchantLedger(input.merchantId), expectedVersion: ledger.version, events: [reserved] },
-            ...(claim ? [claim] : []),
           ],
           input.actor,
+          guidKey,
         );
         return viewAfterRequest(requested);
       } catch (error) {
         // Either the external id was claimed meanwhile (answered at the loop's top), another
         // request holds this OperationGuid, or another change to this merchant's balance landed
         // first (re-check the balance and try again).
-        if (!(error instanceof WrongExpectedVersionError)) throw error;
-        if (claim && error.streamId === claim.streamId) {
+        if (isOperationGuidTaken(error)) {
           const winner = await this.repository.loadTransaction(transactionId);
           if (winner) return replayOrDuplicate(winner, input.requestFingerprint);
           throw operationGuidReused();
         }
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
       }
     }
     throw new DomainError('concurrency_conflict', 'merchant balance is changing too fast; retry the request');

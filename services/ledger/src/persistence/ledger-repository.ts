@@ -17,6 +17,7 @@ import {
   type ExpectedVersion,
   type NewEvent,
   type PostgresEventStore,
+  type RowsAlongside,
   type SqlDatabase,
   type StreamWrite,
 } from '@transfergate/event-store';
@@ -99,8 +100,9 @@ export class LedgerRepository {
     return Number(rows[0]!.n);
   }
 
-  async append(writes: PendingWrite[], actor: ActorRef): Promise<AppendResult[]> {
-    const results = await this.store.appendMany(storeWritesOf(writes, actor));
+  /** `alongside`: rows written with the events (one transaction), e.g. an OperationGuid's key. */
+  async append(writes: PendingWrite[], actor: ActorRef, alongside?: RowsAlongside): Promise<AppendResult[]> {
+    const results = await this.store.appendMany(storeWritesOf(writes, actor), alongside ? { alongside } : undefined);
     // Read-your-writes: the caller's answer (a payment URL, a number, a new state) is usable at
     // once, by this process or another, through every read model.
     await this.projection.awaitProjected(latestPosition(results));
@@ -117,12 +119,14 @@ export class LedgerRepository {
    */
   async appendNewDeposit(
     request: PendingWrite,
-    alsoWrite: PendingWrite[],
     actor: ActorRef,
     deposit: { transactionId: string; bankAccountId: string; day: string; amountKurus: bigint },
+    /** More rows of the same transaction (the request's OperationGuid key). */
+    alsoAlongside?: RowsAlongside,
   ): Promise<AppendResult[]> {
-    const results = await this.store.appendMany(storeWritesOf([request, ...alsoWrite], actor), {
-      alongside: rowAlongsideRequest(request.streamId, request.events[0]!),
+    const row = rowAlongsideRequest(request.streamId, request.events[0]!);
+    const results = await this.store.appendMany(storeWritesOf([request], actor), {
+      alongside: alsoAlongside ? [row, alsoAlongside] : row,
     });
     const projectedAlong =
       results.every((r) => !r.idempotentReplay) &&
