@@ -11,10 +11,6 @@ import { evolveWithAppended, type TransactionAggregate } from '../domain/transac
 import type { LedgerRepository } from '../persistence/ledger-repository.js';
 import type { MerchantRecord } from './receiving-account.selector.js';
 
-/**
- * A repeat of an external id: the same payload gets the first answer again (Stripe-style
- * idempotency), another payload is a duplicate (409).
- */
 /** Another request already holds this OperationGuid (the transaction it named does not exist). */
 export function operationGuidReused(): DomainError {
   return new DomainError(
@@ -23,6 +19,10 @@ export function operationGuidReused(): DomainError {
   );
 }
 
+/**
+ * A repeat of an external id: the same payload gets the first answer again (Stripe-style
+ * idempotency), another payload is a duplicate (409).
+ */
 export function replayOrDuplicate(existing: TransactionAggregate, fingerprint: string): TransactionView {
   if (existing.requestFingerprint !== fingerprint) {
     throw new DomainError('duplicate_transaction', 'a transaction with this id already exists with different data', {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import {
   EVENT_CATALOG,
   STREAMS,
@@ -25,6 +25,7 @@ import { foldMerchantLedger, type MerchantLedger } from '../domain/merchant-ledg
 import { foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
 import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
 import { rowAlongsideRequest } from '../read-models/projector.js';
+import { OPERATION_GUID_GUARD_SCHEMA } from './operation-guid-guard.js';
 
 export interface PendingWrite {
   streamId: string;
@@ -34,12 +35,17 @@ export interface PendingWrite {
 
 /** Loads aggregates from their streams and appends decided events with actor metadata. */
 @Injectable()
-export class LedgerRepository {
+export class LedgerRepository implements OnModuleInit {
   constructor(
     @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
     private readonly projection: LedgerProjectionRunner,
   ) {}
+
+  /** The OperationGuid keys' table, which the request appends write with their events. */
+  async onModuleInit(): Promise<void> {
+    await this.db.exec(OPERATION_GUID_GUARD_SCHEMA);
+  }
 
   /**
    * A transaction's current state from its stream. Whatever is answered from it is also true in the

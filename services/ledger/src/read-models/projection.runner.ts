@@ -22,7 +22,6 @@ import {
 } from '@transfergate/event-store';
 import { LEDGER_PROJECTION, newDepositContextEffects, projectEvents, type DepositContextEffects } from './projector.js';
 import { DepositContextCache, type DepositContextView } from './deposit-context.cache.js';
-import { OPERATION_GUID_GUARD_SCHEMA } from '../persistence/operation-guid-guard.js';
 import { READ_MODEL_SCHEMA } from './schema.js';
 import { PROJECTION_UNWAITED_READ_INTERVAL_MS, READ_YOUR_WRITES_TIMEOUT_MS } from '../ledger.settings.js';
 
@@ -45,9 +44,6 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
 
   async onModuleInit(): Promise<void> {
     await this.db.exec(READ_MODEL_SCHEMA);
-    // Not a read model (the deposit and withdrawal decisions write it with their events), but
-    // created here, where the ledger's tables are, before any command is handled.
-    await this.db.exec(OPERATION_GUID_GUARD_SCHEMA);
   }
 
   async onApplicationBootstrap(): Promise<void> {
