@@ -226,6 +226,42 @@ export function describeRowsAlongside(adapter: string, open: () => Promise<SqlDa
       }
     });
 
+    it('checks a declaration that can still change on every append, a frozen one once for all', async () => {
+      const tag = randomUUID();
+      const write = () => [{ streamId: stream('declared'), events: [event()], expectedVersion: 'no_stream' as const }];
+      const mutable: Record<string, string> = { id: 'uuid', note: 'text' };
+      await store.appendMany(write(), {
+        alongside: { table: 'side_rows', columns: mutable, rows: [{ id: randomUUID(), note: `${tag}-m` }] },
+      });
+      // Found plain once, then changed: the change is checked too, never spliced into SQL.
+      mutable['note) values (null); --'] = 'text';
+      const refused = write();
+      await expect(
+        store.appendMany(refused, {
+          alongside: { table: 'side_rows', columns: mutable, rows: [{ id: randomUUID(), note: `${tag}-x` }] },
+        }),
+      ).rejects.toThrow(RangeError);
+      expect(await store.readStream(refused[0]!.streamId)).toEqual([]);
+      // Two frozen declarations alike, and one of them twice, in one group: each caller's row once.
+      const frozen = Object.freeze({ id: 'uuid', note: 'text' });
+      const alike = Object.freeze({ id: 'uuid', note: 'text' });
+      const groupsBefore = store.appendGroupsWritten;
+      await Promise.all(
+        [frozen, alike, frozen].map((columns, i) =>
+          store.appendMany(write(), {
+            alongside: { table: 'side_rows', columns, rows: [{ id: randomUUID(), note: `${tag}-f${i}` }] },
+          }),
+        ),
+      );
+      expect(store.appendGroupsWritten - groupsBefore).toBe(1);
+      expect(await notes(`${tag}-m`, `${tag}-x`, `${tag}-f0`, `${tag}-f1`, `${tag}-f2`)).toEqual([
+        `${tag}-f0`,
+        `${tag}-f1`,
+        `${tag}-f2`,
+        `${tag}-m`,
+      ]);
+    });
+
     it('refuses a table or column that is not a plain identifier, and an empty or oversized row set', async () => {
       const write = [{ streamId: stream('refused'), events: [event()], expectedVersion: 'no_stream' as const }];
       await expect(

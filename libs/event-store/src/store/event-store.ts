@@ -58,11 +58,11 @@ export interface RowsAlongside {
   /** A table of the store's database (a plain lower-case identifier; not quoted, never user input). */
   table: string;
   /** Each written column and its SQL type (a plain type name: `text`, `bigint`, `timestamptz`...). */
-  columns: Record<string, string>;
+  columns: Readonly<Record<string, string>>;
   /** Column → value, read as JSON into the declared types; a column left out is null. */
   rows: Record<string, unknown>[];
   /** Columns set to the events' recorded time, as readers get it (RecordedEvent.createdAt, to the ms). */
-  recordedAtColumns?: string[];
+  recordedAtColumns?: readonly string[];
 }
 
 /** Most rows one append may carry alongside its events (TIGER_STYLE: bounded like the events). */

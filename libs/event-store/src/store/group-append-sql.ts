@@ -228,7 +228,25 @@ export interface GroupAppend {
   /** Every write carries one event: the one-event statement (and function) applies. */
   oneEventEach: boolean;
   /** The members' rows alongside (`[{ m, r: row }]` per insert, one parameter each), if any. */
-  alongside?: Array<{ table: string; columns: Record<string, string>; recordedAt: string[]; rows: string }>;
+  alongside?: Array<{
+    table: string;
+    columns: Readonly<Record<string, string>>;
+    recordedAt: readonly string[];
+    rows: string;
+  }>;
+}
+
+/** Frozen column declarations' key parts, made once (a new deposit's is the same frozen object every time). */
+const declarationKeys = new WeakMap<Readonly<Record<string, string>>, string>();
+
+/** The columns and types of a declaration as part of a key: equal declarations, equal keys. */
+function columnsKey(columns: Readonly<Record<string, string>>): string {
+  let key = declarationKeys.get(columns);
+  if (key === undefined) {
+    key = JSON.stringify(columns);
+    if (Object.isFrozen(columns)) declarationKeys.set(columns, key);
+  }
+  return key;
 }
 
 export function groupAppend(members: GroupMember[]): GroupAppend {
@@ -241,12 +259,13 @@ export function groupAppend(members: GroupMember[]): GroupAppend {
   // share it (every new deposit does), others get their own.
   const inserts = new Map<
     string,
-    { table: string; columns: Record<string, string>; recordedAt: string[]; rows: unknown[] }
+    { table: string; columns: Readonly<Record<string, string>>; recordedAt: readonly string[]; rows: unknown[] }
   >();
   members.forEach((member, m) => {
     for (const alongside of member.alongside ?? []) {
       const recordedAt = alongside.recordedAtColumns ?? [];
-      const key = JSON.stringify([alongside.table, alongside.columns, recordedAt]);
+      // Names are plain identifiers (checked by the store): a space cannot occur in any of them.
+      const key = `${alongside.table} ${columnsKey(alongside.columns)} ${recordedAt.join(',')}`;
       let insert = inserts.get(key);
       if (!insert)
         inserts.set(key, (insert = { table: alongside.table, columns: alongside.columns, recordedAt, rows: [] }));

@@ -14,13 +14,7 @@ import { transactionIdFor } from '../persistence/ids.js';
 import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
-import {
-  assertMerchantAllows,
-  operationGuidReused,
-  originOf,
-  replayOrDuplicate,
-  viewAfterRequest,
-} from './request-rules.js';
+import { assertMerchantAllows, operationGuidReused, originOf, replayOrDuplicate } from './request-rules.js';
 
 /** Decides a deposit request: merchant rules, receiving account, a new stream claimed with no_stream. */
 @CommandHandler(RequestDepositCommand)
@@ -74,7 +68,12 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
     };
     const deposit = { transactionId, bankAccountId: account.bankAccountId, day, amountKurus: input.amountKurus };
     try {
-      await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input, transactionId));
+      return await this.repository.appendNewDeposit(
+        request,
+        input.actor,
+        deposit,
+        operationGuidKey(input, transactionId),
+      );
     } catch (error) {
       const guidTaken = isOperationGuidTaken(error);
       if (!guidTaken && !(error instanceof WrongExpectedVersionError)) throw error;
@@ -85,6 +84,5 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       if (guidTaken) throw operationGuidReused();
       throw new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
     }
-    return viewAfterRequest(event);
   }
 }

@@ -6,6 +6,7 @@ import {
   type ActorRef,
   type DomainEvent,
   type EventData,
+  type TransactionView,
 } from '@transfergate/contracts';
 import {
   EVENT_STORE,
@@ -22,7 +23,7 @@ import {
   type StreamWrite,
 } from '@transfergate/event-store';
 import { foldMerchantLedger, type MerchantLedger } from '../domain/merchant-ledger.js';
-import { foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
+import { evolveWithAppended, foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
 import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
 import { rowAlongsideRequest } from '../read-models/projector.js';
 import { OPERATION_GUID_GUARD_SCHEMA } from './operation-guid-guard.js';
@@ -121,7 +122,8 @@ export class LedgerRepository implements OnModuleInit {
    * What else the projection makes of it (its account's daily volume) is counted at once by this
    * process's deposit-context cache, so the answer does not wait for the projection; where the
    * cache cannot (another process runs the projection, the mirror is reloading) or the append was a
-   * replay of events stored before, it waits as every other append does.
+   * replay of events stored before, it waits as every other append does. Answers the new
+   * transaction's view: the request event is folded once, for the row and for the answer.
    */
   async appendNewDeposit(
     request: PendingWrite,
@@ -129,8 +131,9 @@ export class LedgerRepository implements OnModuleInit {
     deposit: { transactionId: string; bankAccountId: string; day: string; amountKurus: bigint },
     /** More rows of the same transaction (the request's OperationGuid key). */
     alsoAlongside?: RowsAlongside,
-  ): Promise<AppendResult[]> {
-    const row = rowAlongsideRequest(request.streamId, request.events[0]!);
+  ): Promise<TransactionView> {
+    const opened = evolveWithAppended(undefined, request.streamId, request.events);
+    const row = rowAlongsideRequest(request.streamId, opened);
     const results = await this.store.appendMany(storeWritesOf([request], actor), {
       alongside: alsoAlongside ? [row, alsoAlongside] : row,
     });
@@ -138,7 +141,7 @@ export class LedgerRepository implements OnModuleInit {
       results.every((r) => !r.idempotentReplay) &&
       this.projection.noteAnsweredDeposit({ ...deposit, position: results[0]!.lastPosition });
     if (!projectedAlong) await this.projection.awaitProjected(latestPosition(results));
-    return results;
+    return opened.view;
   }
 }
 

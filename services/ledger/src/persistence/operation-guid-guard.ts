@@ -40,7 +40,8 @@ begin
 end
 $guard$;`;
 
-const GUARD_COLUMNS = { provider_id: 'text', guid_sha256: 'text', transaction_id: 'uuid' } as const;
+/** Frozen: the store checks a frozen declaration's names once (rows alongside). */
+const GUARD_COLUMNS = Object.freeze({ provider_id: 'text', guid_sha256: 'text', transaction_id: 'uuid' } as const);
 
 /** The request's OperationGuid as it is compared (trimmed, lower case), none for the other forms. */
 function operationGuidOf(

@@ -1,13 +1,6 @@
-import {
-  EVENT_CATALOG,
-  STREAMS,
-  type DomainEvent,
-  type EventData,
-  type EventType,
-  type Transfer,
-} from '@transfergate/contracts';
+import { EVENT_CATALOG, STREAMS, type EventData, type EventType, type Transfer } from '@transfergate/contracts';
 import type { BatchExecutor, RecordedEvent, RowsAlongside, SqlExecutor } from '@transfergate/event-store';
-import { evolve, evolveWithAppended, type TransactionAggregate } from '../domain/transaction.js';
+import { evolve, type TransactionAggregate } from '../domain/transaction.js';
 import { RECORD_COLUMN_TYPES, reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
 import { turkishDay } from './deposit-context.cache.js';
 
@@ -475,7 +468,11 @@ const TRANSACTION_COLUMNS_TYPED = Object.entries(TRANSACTION_COLUMNS)
   .map(([column, type]) => `${column} ${type}`)
   .join(', ');
 /** What the store stamps on a row written alongside its event: the event's recorded time. */
-const { created_at: _createdAt, updated_at: _updatedAt, ...TRANSACTION_COLUMNS_ALONGSIDE } = TRANSACTION_COLUMNS;
+const { created_at: _createdAt, updated_at: _updatedAt, ...TRANSACTION_COLUMNS_WRITTEN } = TRANSACTION_COLUMNS;
+/** The declaration every new transaction's row hands the store; frozen, so the store checks its names once. */
+const TRANSACTION_COLUMNS_ALONGSIDE = Object.freeze(TRANSACTION_COLUMNS_WRITTEN);
+/** The same for every row: the recorded-time columns. */
+const RECORDED_AT_COLUMNS = Object.freeze(['created_at', 'updated_at']);
 
 /** rm_transactions' row of a transaction new in the batch (its columns by name). */
 function insertRowOf(transactionId: string, row: Pick<TransactionRow, 'aggregate' | 'bankAccountId' | 'createdAt'>) {
@@ -512,10 +509,9 @@ function insertRowOf(transactionId: string, row: Pick<TransactionRow, 'aggregate
  * the times left to the store, which stamps the event's recorded time (projectTransaction takes
  * both from it). The projection's insert then finds the row there and leaves it as it is.
  */
-export function rowAlongsideRequest(streamId: string, event: DomainEvent): RowsAlongside {
+export function rowAlongsideRequest(streamId: string, aggregate: TransactionAggregate): RowsAlongside {
   assert(streamId.startsWith('txn-'), 'a transaction row comes from a transaction stream');
-  assert(event.type === 'DepositRequested' || event.type === 'WithdrawalRequested', 'a request opens a transaction');
-  const aggregate = evolveWithAppended(undefined, streamId, [event]);
+  assert(aggregate.version === 1, 'a new transaction holds its request event only');
   const {
     created_at: _created,
     updated_at: _updated,
@@ -529,7 +525,7 @@ export function rowAlongsideRequest(streamId: string, event: DomainEvent): RowsA
     table: 'rm_transactions',
     columns: TRANSACTION_COLUMNS_ALONGSIDE,
     rows: [row],
-    recordedAtColumns: ['created_at', 'updated_at'],
+    recordedAtColumns: RECORDED_AT_COLUMNS,
   };
 }
 
