@@ -4,7 +4,7 @@ import {
   PostgresEventStore,
   WrongExpectedVersionError,
   comparePositions,
-  defaultAppendGroupLimits,
+  DEFAULT_APPEND_GROUP_LIMITS,
   type AppendResult,
   type NewEvent,
   type SqlDatabase,
@@ -151,58 +151,65 @@ export function describeAppendGroups(adapter: string, open: () => Promise<SqlDat
       expect((await verifyAll(db)).broken).toEqual([]);
     });
 
-    it('parallel appends in groups: gap-free global order, each stream in version order, one chain', async () => {
-      // The engine's own limits, as the services run them.
-      const live = await PostgresEventStore.create(db, defaultAppendGroupLimits(db.kind));
-      const hot = Array.from({ length: 5 }, (_, i) => stream(`hot${i}`));
-      const tail = await live.headPosition();
-      const groupsBefore = live.appendGroupsWritten;
-      const failedBefore = live.appendGroupsFailed;
-      const CALLERS = 40;
-      const ROUNDS = 6;
-      const written: string[] = [];
-      await Promise.all(
-        Array.from({ length: CALLERS }, async (_, caller) => {
-          for (let round = 0; round < ROUNDS; round++) {
-            const events = [event({ caller, round })];
-            const target = hot[(caller + round) % hot.length]!;
-            if (caller % 3 === 0) {
-              await live.appendMany([
-                { streamId: `${target}-side-${caller}`, events: [event({ side: true })], expectedVersion: 'any' },
-                { streamId: target, events, expectedVersion: 'any' },
-              ]);
-            } else {
-              await live.append(target, events, 'any');
+    // One group in flight is every engine's default; two side by side is what two processes of
+    // distributed mode write, so it must keep every guarantee too.
+    it.each([1, 2])(
+      'parallel appends in groups, %i in flight: gap-free global order, each stream in version order, one chain',
+      async (inFlight) => {
+        const live = await PostgresEventStore.create(db, {
+          ...DEFAULT_APPEND_GROUP_LIMITS,
+          maxGroupsInFlight: inFlight,
+        });
+        const hot = Array.from({ length: 5 }, (_, i) => stream(`hot${i}`));
+        const tail = await live.headPosition();
+        const groupsBefore = live.appendGroupsWritten;
+        const failedBefore = live.appendGroupsFailed;
+        const CALLERS = 40;
+        const ROUNDS = 6;
+        const written: string[] = [];
+        await Promise.all(
+          Array.from({ length: CALLERS }, async (_, caller) => {
+            for (let round = 0; round < ROUNDS; round++) {
+              const events = [event({ caller, round })];
+              const target = hot[(caller + round) % hot.length]!;
+              if (caller % 3 === 0) {
+                await live.appendMany([
+                  { streamId: `${target}-side-${caller}`, events: [event({ side: true })], expectedVersion: 'any' },
+                  { streamId: target, events, expectedVersion: 'any' },
+                ]);
+              } else {
+                await live.append(target, events, 'any');
+              }
+              written.push(...events.map((e) => e.eventId));
             }
-            written.push(...events.map((e) => e.eventId));
-          }
-        }),
-      );
-      const appends = CALLERS * ROUNDS;
-      expect(live.appendGroupsWritten - groupsBefore).toBeLessThan(appends);
-      // Groups in flight at once share hot streams: each must see the stream as the one before it
-      // left it (its locks, then a fresh snapshot), never fail on a version taken meanwhile.
-      expect(live.appendGroupsFailed - failedBefore).toBe(0);
+          }),
+        );
+        const appends = CALLERS * ROUNDS;
+        expect(live.appendGroupsWritten - groupsBefore).toBeLessThan(appends);
+        // Groups in flight at once share hot streams: each must see the stream as the one before it
+        // left it (its locks, then a fresh snapshot), never fail on a version taken meanwhile.
+        expect(live.appendGroupsFailed - failedBefore).toBe(0);
 
-      const seen: Array<{ eventId: string; streamId: string; streamVersion: number }> = [];
-      let from = tail;
-      for (;;) {
-        const page = await live.readAll(from, 1_000);
-        if (page.length === 0) break;
-        for (let i = 1; i < page.length; i++)
-          expect(comparePositions(page[i - 1]!.position, page[i]!.position)).toBe(-1);
-        seen.push(...page);
-        from = page[page.length - 1]!.position;
-      }
-      const ids = new Set(seen.map((e) => e.eventId));
-      expect(ids.size).toBe(seen.length);
-      for (const id of written) expect(ids.has(id)).toBe(true);
-      for (const id of hot) {
-        const versions = seen.filter((e) => e.streamId === id).map((e) => e.streamVersion);
-        expect({ id, versions }).toEqual({ id, versions: versions.map((_, i) => i + 1) });
-      }
-      expect(seen.filter((e) => hot.includes(e.streamId))).toHaveLength(appends);
-      expect((await verifyAll(db)).broken).toEqual([]);
-    });
+        const seen: Array<{ eventId: string; streamId: string; streamVersion: number }> = [];
+        let from = tail;
+        for (;;) {
+          const page = await live.readAll(from, 1_000);
+          if (page.length === 0) break;
+          for (let i = 1; i < page.length; i++)
+            expect(comparePositions(page[i - 1]!.position, page[i]!.position)).toBe(-1);
+          seen.push(...page);
+          from = page[page.length - 1]!.position;
+        }
+        const ids = new Set(seen.map((e) => e.eventId));
+        expect(ids.size).toBe(seen.length);
+        for (const id of written) expect(ids.has(id)).toBe(true);
+        for (const id of hot) {
+          const versions = seen.filter((e) => e.streamId === id).map((e) => e.streamVersion);
+          expect({ id, versions }).toEqual({ id, versions: versions.map((_, i) => i + 1) });
+        }
+        expect(seen.filter((e) => hot.includes(e.streamId))).toHaveLength(appends);
+        expect((await verifyAll(db)).broken).toEqual([]);
+      },
+    );
   });
 }

@@ -155,14 +155,19 @@ function chainedEventsSql(eventCount: number): string {
 }
 
 /**
- * Group commit bounds per engine. PGlite runs one transaction at a time, so one group at a time;
- * a server writes a few at once (its cores and the WAL flush overlap them).
+ * Group commit bounds, one group at a time on every engine. PGlite runs one transaction at a time
+ * anyway. On a server, two groups at once overlapped their commits, but each group is a
+ * statement whose send, wake-up of the server's process and reply cost the app's event loop about
+ * as much as several requests, and that loop is what bounds a deposit: one group at a time makes
+ * the groups twice as large and was faster in every measured form (issue 15's twentieth round,
+ * `bench/ab.mjs` on 2 cores: 1.07-1.10 of the rate, 17 of 18 rounds above 1, p99 lower). Groups
+ * grow with the load (up to maxWritesPerGroup), so one in flight still takes 128 writes per commit.
+ * Processes of distributed mode still write groups side by side: the stream locks order them.
  */
-export function defaultAppendGroupLimits(kind: SqlDatabase['kind']): AppendGroupLimits {
-  return kind === 'pglite'
-    ? { maxGroupsInFlight: 1, maxWritesPerGroup: 128 }
-    : { maxGroupsInFlight: 2, maxWritesPerGroup: 128 };
-}
+export const DEFAULT_APPEND_GROUP_LIMITS: AppendGroupLimits = Object.freeze({
+  maxGroupsInFlight: 1,
+  maxWritesPerGroup: 128,
+});
 
 /** What `readAllOfTypes` answers: the wanted events and how far the read got. */
 export interface TypedRead {
@@ -189,7 +194,7 @@ export class PostgresEventStore implements EventStore {
 
   constructor(
     private readonly db: SqlDatabase,
-    groupLimits: AppendGroupLimits = defaultAppendGroupLimits(db.kind),
+    groupLimits: AppendGroupLimits = DEFAULT_APPEND_GROUP_LIMITS,
   ) {
     this.appended.setMaxListeners(1_000);
     this.groups = new AppendGroups(groupLimits, (members) => this.writeGroup(members));
