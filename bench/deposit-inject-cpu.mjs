@@ -2,8 +2,10 @@
 // each checkout's app runs in this process and is sent deposits with Fastify's inject, 32 at a
 // time, in alternating rounds; the process's CPU time per deposit (user + system; PostgreSQL runs
 // in its own processes) and the collector's pauses per deposit are printed per round, with the
-// second checkout's CPU over the first's. An A/A run of one build swung 0.87-1.07 per round, about
-// half the swing of req/s in bench/ab.mjs, so a change of a few percent shows over six rounds.
+// second checkout's CPU over the first's. One build against itself swung 0.92-1.07 per round, no
+// less than bench/ab.mjs's rates; but CPU per deposit does not follow the group sizes as a rate
+// does, so a steady change of a few percent shows in most rounds (a 4% one in 7 of 8 rounds where
+// ab.mjs's rates showed nothing).
 // What it leaves out: HTTP parsing and the sockets' writes; what it adds: inject's own requests
 // and responses (about a tenth of the CPU and, kept alive until answered, most of what the young
 // generation promotes here: do not read the collector's figures as the served app's).
