@@ -264,7 +264,8 @@ export function groupAppend(members: GroupMember[]): GroupAppend {
   members.forEach((member, m) => {
     for (const alongside of member.alongside ?? []) {
       const recordedAt = alongside.recordedAtColumns ?? [];
-      // Names are plain identifiers (checked by the store): a space cannot occur in any of them.
+      // Table and stamp names are plain identifiers (checked by the store), without spaces: the table
+      // ends at the first space and the stamps start after the last, so equal keys, equal declarations.
       const key = `${alongside.table} ${columnsKey(alongside.columns)} ${recordedAt.join(',')}`;
       let insert = inserts.get(key);
       if (!insert)
