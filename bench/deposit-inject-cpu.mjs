@@ -11,8 +11,9 @@
 // generation promotes here: do not read the collector's figures as the served app's).
 //   BENCH_APP_ROOTS=/path/to/base,. BENCH_ROUNDS=6 BENCH_DEPOSITS=15000 node bench/deposit-inject-cpu.mjs
 // BENCH_CPU_PROF (a path prefix): each app's CPU profile of the last round, <prefix>.<n>.cpuprofile.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
@@ -50,20 +51,10 @@ for (const [i, root] of ROOTS.entries()) {
   apps.push({ root, running, fastify });
 }
 
-// The bodies bench/h2h-request.cjs sends: a new transaction id each, the mandatory hash.
-const PREFIX = `J${Date.now().toString(36)}-${randomBytes(4).toString('hex')}-`;
-let counter = 0;
-function depositBody() {
-  const transactionId = PREFIX + (counter++).toString(36);
-  const hash = createHash('sha256').update(`ak_bench_1${transactionId}sk_bench_1250`).digest('hex');
-  return JSON.stringify({
-    apikey: 'ak_bench_1',
-    transaction_id: transactionId,
-    amount: 250,
-    fullname: 'Bench Customer',
-    hash,
-  });
-}
+// The bodies the bench's H2H phase sends (its autocannon setupRequest, called here directly): a new
+// transaction id each, the mandatory hash.
+const setupH2hRequest = createRequire(import.meta.url)('./h2h-request.cjs');
+const depositBody = () => setupH2hRequest({}, {}).body;
 
 async function deposits(app, count) {
   let sent = 0;
