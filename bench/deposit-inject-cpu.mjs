@@ -1,4 +1,4 @@
-// The app's own CPU per H2H deposit on PostgreSQL, without sockets (not part of `npm run bench`):
+// The app's own CPU per deposit on PostgreSQL, without sockets (not part of `npm run bench`):
 // each checkout's app runs in this process and is sent deposits with Fastify's inject, 32 at a
 // time, in alternating rounds; the process's CPU time per deposit (user + system; PostgreSQL runs
 // in its own processes) and the collector's pauses per deposit are printed per round, with the
@@ -10,6 +10,8 @@
 // and responses (about a tenth of the CPU and, kept alive until answered, most of what the young
 // generation promotes here: do not read the collector's figures as the served app's).
 //   BENCH_APP_ROOTS=/path/to/base,. BENCH_ROUNDS=6 BENCH_DEPOSITS=15000 node bench/deposit-inject-cpu.mjs
+// BENCH_FORM: h2hDeposit (default), merchantDeposit or infrastructureDeposit (bench/load.mjs's
+// scenarios: their paths, headers, statuses and setupRequest bodies).
 // BENCH_CPU_PROF (a path prefix): each app's CPU profile of the last round, <prefix>.<n>.cpuprofile.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { BOOTSTRAP, appConfig } from './app-config.mjs';
+import { SCENARIOS } from './load.mjs';
 
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ROOTS = (process.env.BENCH_APP_ROOTS || '.').split(',').map((root) => resolve(root));
@@ -29,6 +32,11 @@ const DEPOSITS = Number(process.env.BENCH_DEPOSITS || 15_000);
 const WARMUP_DEPOSITS = 10_000;
 const CONCURRENCY = 32;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const FORM = process.env.BENCH_FORM || 'h2hDeposit';
+if (!['h2hDeposit', 'merchantDeposit', 'infrastructureDeposit'].includes(FORM)) {
+  throw new Error(`BENCH_FORM: not a deposit form: ${FORM}`);
+}
+const SCENARIO = SCENARIOS[FORM];
 const suffix = randomBytes(3).toString('hex');
 
 let gcPauseMs = 0;
@@ -51,10 +59,10 @@ for (const [i, root] of ROOTS.entries()) {
   apps.push({ root, running, fastify });
 }
 
-// The bodies the bench's H2H phase sends (its autocannon setupRequest, called here directly): a new
-// transaction id each, the mandatory hash.
-const setupH2hRequest = createRequire(import.meta.url)('./h2h-request.cjs');
-const depositBody = () => setupH2hRequest({}, {}).body;
+// The bodies the bench's phase of this form sends (its autocannon setupRequest, called here
+// directly): a new transaction id each, with the form's hash or key.
+const setupRequest = createRequire(import.meta.url)(SCENARIO.setupRequest);
+const depositBody = () => setupRequest({}, {}).body;
 
 async function deposits(app, count) {
   let sent = 0;
@@ -63,12 +71,12 @@ async function deposits(app, count) {
     while (sent < count) {
       sent++;
       const response = await app.fastify.inject({
-        method: 'POST',
-        url: '/deposit/bank',
-        headers: { 'content-type': 'application/json' },
+        method: SCENARIO.method,
+        url: SCENARIO.path,
+        headers: SCENARIO.headers,
         payload: depositBody(),
       });
-      if (response.statusCode !== 201) refused++;
+      if (response.statusCode !== SCENARIO.expect) refused++;
     }
   };
   const cpuBefore = process.cpuUsage();
