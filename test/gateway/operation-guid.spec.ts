@@ -91,7 +91,7 @@ describe('Infrastructure API: one request per OperationGuid (PostgreSQL)', () =>
     expect(deposit).toMatchObject({ status: 409, body: { success: false, errorCode: 'operation_guid_reused' } });
   });
 
-  it('a store written by an earlier build: its OperationGuid claims are refused after the upgrade', async () => {
+  it('a store written by the builds before the claim table: its OperationGuid claims are refused after the upgrade', async () => {
     // Earlier builds claimed a GUID with an event in a stream of its own and had no key table: such a
     // claim (sent again in upper case: GUIDs compare case-insensitively) and no table.
     const { rows } = await app.db.query<{ provider_id: string; schema: string }>(
@@ -113,7 +113,7 @@ describe('Infrastructure API: one request per OperationGuid (PostgreSQL)', () =>
       ],
       'no_stream',
     );
-    await app.db.exec('drop table ledger_operation_guids');
+    await app.db.exec('drop table ledger_operation_guid_keys');
     // The upgraded build starts on that database: a second process of it, as a rolling deploy runs.
     const upgraded = await startTestApp('postgres', { secretKey }, rows[0]!.schema);
     try {
@@ -127,6 +127,61 @@ describe('Infrastructure API: one request per OperationGuid (PostgreSQL)', () =>
         infraFields(id('OGU'), 150, { OperationGuid: randomUUID(), CustomerFullName: 'Ali Veli' }),
       );
       expect(fresh.status).toBe(200);
+    } finally {
+      await upgraded.stop();
+    }
+  });
+
+  it('the key table of the previous build: its keys stay refused, and so do those its processes write in a rolling upgrade', async () => {
+    const { rows } = await app.db.query<{ provider_id: string; schema: string }>(
+      `select provider_id, current_schema() as schema from rm_providers where api_key = $1`,
+      [KEYS.infra.apiKey],
+    );
+    const providerId = rows[0]!.provider_id;
+    const sha256 = (guid: string) => createHash('sha256').update(guid).digest('hex');
+    // A previous-build process's append writes its key row like this, in its table.
+    const previousBuildClaims = (guid: string) =>
+      app.db.query(
+        `insert into ledger_operation_guids (provider_id, guid_sha256, transaction_id) values ($1, $2, $3)`,
+        [providerId, sha256(guid), randomUUID()],
+      );
+    const deposit = (target: TestApp, guid: string) =>
+      postJson(
+        `${target.baseUrl}/deposits/deposit-request`,
+        infraFields(id('OGR'), 150, { OperationGuid: guid, CustomerFullName: 'Ali Veli' }),
+      );
+    // The store as the previous build left it: its table, made as it made it, with a used GUID, and
+    // none of this build's.
+    await app.db.exec('drop table if exists ledger_operation_guid_keys');
+    await app.db.exec(`create table ledger_operation_guids (
+      provider_id text not null, guid_sha256 text not null, transaction_id uuid not null,
+      primary key (provider_id, guid_sha256))`);
+    const usedBefore = randomUUID();
+    await previousBuildClaims(usedBefore);
+
+    const upgraded = await startTestApp('postgres', { secretKey }, rows[0]!.schema);
+    try {
+      expect(await deposit(upgraded, usedBefore.toUpperCase())).toMatchObject({
+        status: 409,
+        body: { success: false, errorCode: 'operation_guid_reused' },
+      });
+      // A previous-build process still running claims a GUID after the upgrade: refused here too.
+      const usedByPrevious = randomUUID();
+      await previousBuildClaims(usedByPrevious);
+      expect(await deposit(upgraded, usedByPrevious)).toMatchObject({
+        status: 409,
+        body: { success: false, errorCode: 'operation_guid_reused' },
+      });
+      // A GUID this build took first: the previous build's claim of it fails and writes nothing.
+      const takenHere = randomUUID();
+      expect((await deposit(upgraded, takenHere)).status).toBe(200);
+      await expect(previousBuildClaims(takenHere)).rejects.toMatchObject({ code: '23505' });
+      const { rows: left } = await app.db.query<{ n: string }>(
+        `select count(*)::text n from ledger_operation_guids where guid_sha256 = $1`,
+        [sha256(takenHere)],
+      );
+      expect(left[0]!.n).toBe('0');
+      expect((await deposit(upgraded, randomUUID())).status).toBe(200);
     } finally {
       await upgraded.stop();
     }

@@ -68,12 +68,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
     };
     const deposit = { transactionId, bankAccountId: account.bankAccountId, day, amountKurus: input.amountKurus };
     try {
-      return await this.repository.appendNewDeposit(
-        request,
-        input.actor,
-        deposit,
-        operationGuidKey(input, transactionId),
-      );
+      return await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
     } catch (error) {
       const guidTaken = isOperationGuidTaken(error);
       if (!guidTaken && !(error instanceof WrongExpectedVersionError)) throw error;

@@ -39,7 +39,7 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
     const merchant = await assertAmountAllowed(this.repository, input.merchantId, input.amountKurus);
     const feeKurus = commissionKurus(input.amountKurus, merchant.withdrawalCommissionBp);
     let number: number | undefined;
-    const guidKey = operationGuidKey(input, transactionId);
+    const guidKey = operationGuidKey(input);
 
     for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
       const existing = await this.repository.loadTransaction(transactionId);
