@@ -12,3 +12,4 @@ export {
   type Resolution,
 } from './webhook-body.js';
 export { loggableHeaders } from './webhook-headers.js';
+export { TRANSACTIONS_BY_IDS_SQL } from './webhook-ingest.service.js';

@@ -8,6 +8,7 @@ import {
   RecordWebhookAmountMismatchCommand,
   RejectTransactionCommand,
   isDomainError,
+  transactionIdFor,
   type ActorRef,
   type WebhookKind,
 } from '@transfergate/contracts';
@@ -224,6 +225,17 @@ export class WebhookIngestService {
     };
   }
 
+  /**
+   * The transaction ids an external id can have: one per provider (transactionIdFor), of every
+   * provider rather than this infrastructure's own, so that a provider moved to another one since
+   * still finds its transactions (the lookup keeps only this infrastructure's).
+   */
+  private async idsOfExternal(externalIds: string[]): Promise<string[]> {
+    if (externalIds.length === 0) return [];
+    const { rows } = await this.db.query<{ provider_id: string }>('select provider_id from rm_providers');
+    return externalIds.flatMap((externalId) => rows.map((p) => transactionIdFor(p.provider_id, externalId)));
+  }
+
   /** The one transaction of this infrastructure the body's id fields name (see resolveCandidates). */
   private async findTransaction(
     infrastructure: Infrastructure,
@@ -239,18 +251,14 @@ export class WebhookIngestService {
         },
       );
     }
-    const values = (meaning: string) =>
-      JSON.stringify([...new Set(candidates.filter((c) => c.meaning === meaning).map((c) => c.value))]);
-    const { rows } = await this.db.query<CandidateMatch & { type: WebhookKind }>(
-      `select transaction_id::text "transactionId", number::text "number", external_id "externalId", type
-       from rm_transactions
-       where infrastructure_id = $1
-         and (external_id in (select jsonb_array_elements_text($2::jsonb))
-           or number in (select jsonb_array_elements_text($3::jsonb)::bigint)
-           or transaction_id in (select jsonb_array_elements_text($4::jsonb)::uuid))
-       limit 50`,
-      [infrastructure.infrastructureId, values('external'), values('number'), values('uuid')],
-    );
+    const values = (meaning: string) => [
+      ...new Set(candidates.filter((c) => c.meaning === meaning).map((c) => c.value)),
+    ];
+    const { rows } = await this.db.query<CandidateMatch & { type: WebhookKind }>(TRANSACTIONS_BY_IDS_SQL, [
+      infrastructure.infrastructureId,
+      JSON.stringify(values('number')),
+      JSON.stringify([...values('uuid'), ...(await this.idsOfExternal(values('external')))]),
+    ]);
     const resolution = resolveCandidates(candidates, rows);
     const named = [...new Set(candidates.map((c) => `${c.field}=${c.value}`))].join(', ');
     switch (resolution.kind) {
@@ -284,3 +292,16 @@ export class WebhookIngestService {
     }
   }
 }
+
+/**
+ * An infrastructure's transactions by number or id ($2, $3: JSON arrays), an external id given as
+ * the ids it derives. Index probes only: the earlier `external_id in (...)` had no index to use and
+ * read every row of rm_transactions for each webhook (a seq scan, whatever else the webhook named).
+ */
+export const TRANSACTIONS_BY_IDS_SQL = `select transaction_id::text "transactionId", number::text "number",
+    external_id "externalId", type
+  from rm_transactions
+  where infrastructure_id = $1
+    and (number = any (array(select jsonb_array_elements_text($2::jsonb)::bigint))
+      or transaction_id = any (array(select jsonb_array_elements_text($3::jsonb)::uuid)))
+  limit 50`;
