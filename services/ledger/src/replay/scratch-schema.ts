@@ -30,16 +30,25 @@ export class ScratchSchema {
   static async create(db: SqlDatabase): Promise<ScratchSchema> {
     const scratch = new ScratchSchema(db, `tg_replay_${process.pid}_${randomBytes(4).toString('hex')}`);
     await db.query(`create schema ${quoteSchema(scratch.name)}`);
-    await scratch.run(async (tx) => {
+    // A failure past this point would leave the schema behind, with no report to name it.
+    await scratch.fill().catch(async (error: unknown) => {
+      await scratch.drop();
+      throw error;
+    });
+    return scratch;
+  }
+
+  /** The read models' tables in the new schema (their listing indexes left out). */
+  private fill(): Promise<void> {
+    return this.run(async (tx) => {
       // One statement per query: PGlite's parameterised path runs a single statement.
       for (const statement of READ_MODEL_SCHEMA.split(';')) {
         const sql = statement.replace(/--.*$/gm, '').trim();
         if (!sql || PANEL_LISTING_INDEX.test(sql)) continue;
         // A throw-away copy needs no crash safety: unlogged tables skip the WAL for the bulk writes.
-        await tx.query(db.kind === 'postgres' ? sql.replace(/^create table /, 'create unlogged table ') : sql);
+        await tx.query(this.db.kind === 'postgres' ? sql.replace(/^create table /, 'create unlogged table ') : sql);
       }
     });
-    return scratch;
   }
 
   /** Runs `work` in one transaction whose unqualified names resolve to the scratch schema first, then `fallback`. */
