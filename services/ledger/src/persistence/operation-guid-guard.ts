@@ -44,17 +44,20 @@ begin
   if to_regclass('${OPERATION_GUID_TABLE}') is null then
     create table ${OPERATION_GUID_TABLE} (guid_key uuid primary key);
     if to_regclass('${PREVIOUS_TABLE}') is not null then
-      insert into ${OPERATION_GUID_TABLE} (guid_key)
-      select ${guardKeySql('provider_id', 'guid_sha256')} from ${PREVIOUS_TABLE}
-      on conflict do nothing;
-      create function ${PREVIOUS_TABLE}_copy() returns trigger language plpgsql as $copy$
+      -- Waits for the previous build's writers in flight and holds off new ones until this commits,
+      -- when the trigger is there: no key falls between the copy and the trigger.
+      lock table ${PREVIOUS_TABLE} in share row exclusive mode;
+      create or replace function ${PREVIOUS_TABLE}_copy() returns trigger language plpgsql as $copy$
       begin
         insert into ${OPERATION_GUID_TABLE} (guid_key) values (${guardKeySql('new.provider_id', 'new.guid_sha256')});
         return new;
       end
       $copy$;
-      create trigger ${PREVIOUS_TABLE}_copy after insert on ${PREVIOUS_TABLE}
+      create or replace trigger ${PREVIOUS_TABLE}_copy after insert on ${PREVIOUS_TABLE}
         for each row execute function ${PREVIOUS_TABLE}_copy();
+      insert into ${OPERATION_GUID_TABLE} (guid_key)
+      select ${guardKeySql('provider_id', 'guid_sha256')} from ${PREVIOUS_TABLE}
+      on conflict do nothing;
     end if;
     insert into ${OPERATION_GUID_TABLE} (guid_key)
     select ${guardKeySql("data->>'providerId'", "encode(sha256(convert_to(data->>'operationGuid', 'UTF8')), 'hex')")}

@@ -42,7 +42,7 @@ create table if not exists rm_transactions (
   updated_at timestamptz not null
 );
 -- No unique (provider_id, external_id): transaction_id is the name-based UUID of the two
--- (persistence/ids.ts), so the primary key already holds one row per pair, and no query reads
+-- (libs/contracts ids/name-uuid.ts), so the primary key already holds one row per pair, and no query reads
 -- by the pair. The constraint cost every new transaction a second unique check and index entry
 -- (about 5% of a deposit group's server CPU and 185 bytes of WAL, README, issue 15's 21st round).
 -- No semicolon in these comments: the replay's scratch schema splits this script at each one.
