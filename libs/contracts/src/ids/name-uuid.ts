@@ -8,8 +8,8 @@ const NAMESPACE_BYTES = Buffer.from('0b5e3b9a6f3f4d7e9a572f8f0c1d9e11', 'hex');
  * Written here rather than with uuid's v5 because every deposit derives one: the library works
  * byte by byte on typed arrays and builds the text pair by pair, about 3 µs and 2 kB of garbage per
  * id on the hot path; one SHA-1 to hex and five slices take about 1 µs. The same UUIDs as uuid's v5
- * of the name (tested in services/ledger, non-ASCII names included). Names are storable text:
- * unpaired surrogates are refused at the HTTP edge.
+ * of the name (services/ledger/src/persistence/ids.spec.ts, non-ASCII names included). Names are
+ * storable text: unpaired surrogates are refused at the HTTP edge.
  */
 export function nameUuid(name: string): string {
   const hex = hash('sha1', Buffer.concat([NAMESPACE_BYTES, Buffer.from(name, 'utf8')]), 'hex');

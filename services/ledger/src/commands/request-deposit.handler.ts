@@ -6,11 +6,11 @@ import {
   STREAMS,
   domainEvent,
   type TransactionView,
+  transactionIdFor,
 } from '@transfergate/contracts';
 import { WrongExpectedVersionError } from '@transfergate/event-store';
 import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
-import { transactionIdFor } from '../persistence/ids.js';
 import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';

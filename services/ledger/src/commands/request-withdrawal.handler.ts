@@ -7,12 +7,12 @@ import {
   commissionKurus,
   domainEvent,
   type TransactionView,
+  transactionIdFor,
 } from '@transfergate/contracts';
 import { WrongExpectedVersionError } from '@transfergate/event-store';
 import { assertCanReserve, withdrawalTransfers } from '../domain/merchant-ledger.js';
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
-import { transactionIdFor } from '../persistence/ids.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import {
   assertAmountAllowed,

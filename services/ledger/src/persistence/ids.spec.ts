@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
-import { configIdFor, transactionIdFor } from './ids.js';
+import { transactionIdFor } from '@transfergate/contracts';
+import { configIdFor } from './ids.js';
 import { newPaymentToken, PAYMENT_TOKEN_BYTES } from '../commands/payment-token.js';
 
 const NAMESPACE = '0b5e3b9a-6f3f-4d7e-9a57-2f8f0c1d9e11';

@@ -1,8 +1,5 @@
 import { nameUuid } from '@transfergate/contracts';
 
-// The transaction's id is part of the contracts (other services find a transaction by it).
-export { transactionIdFor } from '@transfergate/contracts';
-
 /** Stable ids of configuration records, from their natural keys (bootstrap is idempotent by them). */
 export const configIdFor = {
   infrastructure: (slug: string) => nameUuid(`infrastructure:${slug}`),

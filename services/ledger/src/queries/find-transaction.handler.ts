@@ -1,9 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { FindTransactionQuery, type TransactionView } from '@transfergate/contracts';
+import { FindTransactionQuery, type TransactionView, transactionIdFor } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
-import { transactionIdFor } from '../persistence/ids.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
