@@ -312,6 +312,7 @@ for (const transport of TRANSPORTS)
           expect(ready.body.checks).toEqual({
             database: { ok: true },
             transport: { ok: true },
+            notices: { ok: true },
             consumers: { ok: true },
           });
           // The process's own metrics (libs/observability), as in the embedded app.

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Injectable, Res } from '@nestjs/common';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
-import { RemoteBusBridge } from '@transfergate/messaging';
+import { ProcessNoticesBridge, RemoteBusBridge } from '@transfergate/messaging';
 import type { FastifyReply } from 'fastify';
 
 /** A readiness check must answer within this, or the process counts as not ready. */
@@ -17,13 +17,16 @@ type Check = { ok: boolean; detail?: string };
 
 /**
  * Liveness (`/livez`: the event loop answers) and readiness (`/readyz`: database reachable, transport
- * connected, consumers started, not shutting down) of one service process, for Kubernetes probes.
+ * and notice channel connected, consumers started, not shutting down) of one service process, for
+ * Kubernetes probes. The notice channel is a connection of its own (process-notices.ts): while it is
+ * down, this process may answer from caches that another process has changed, up to their TTL.
  */
 @Controller()
 export class ServiceHealthController {
   constructor(
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
     private readonly bus: RemoteBusBridge,
+    private readonly notices: ProcessNoticesBridge,
     private readonly lifecycle: ServiceLifecycle,
   ) {}
 
@@ -39,6 +42,7 @@ export class ServiceHealthController {
     const checks: Record<string, Check> = {
       database: await this.database(),
       transport: { ok: this.bus.isConnected() },
+      notices: { ok: this.notices.isConnected() },
       consumers: { ok: this.lifecycle.started && !this.lifecycle.draining },
     };
     const ok = Object.values(checks).every((c) => c.ok);

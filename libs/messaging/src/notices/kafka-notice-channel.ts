@@ -26,6 +26,12 @@ export class KafkaNoticeChannel implements NoticeChannel {
   private readonly kafka: Kafka;
   private producer?: Producer;
   private consumer?: Consumer;
+  /**
+   * Started, and its consumer (if it listens) not crashed or stopped since it last joined its group.
+   * kafkajs reconnects the producer on its next send and tells nothing in between, so a broker that
+   * is away shows here only through the consumer; a process that only announces stays connected.
+   */
+  private connected = false;
 
   constructor(private readonly options: KafkaNoticeChannelOptions) {
     this.kafka = new Kafka({
@@ -51,15 +57,25 @@ export class KafkaNoticeChannel implements NoticeChannel {
     const producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     this.producer = producer;
-    if (topics.length === 0) return;
+    if (topics.length === 0) {
+      this.connected = true;
+      return;
+    }
     const consumer = this.kafka.consumer({
       groupId: `${clientId}.notices`,
       sessionTimeout: this.options.sessionTimeoutMs,
       heartbeatInterval: Math.min(1_000, Math.floor(this.options.sessionTimeoutMs / 10)),
       maxWaitTimeInMs: 250,
     });
-    consumer.on(consumer.events.GROUP_JOIN, () => handlers.onGap());
-    consumer.on(consumer.events.CRASH, () => handlers.onGap());
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.connected = true;
+      handlers.onGap();
+    });
+    consumer.on(consumer.events.CRASH, () => {
+      this.connected = false;
+      handlers.onGap();
+    });
+    consumer.on(consumer.events.STOP, () => (this.connected = false));
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: false });
     const nameOf = new Map(names.map((name) => [noticeSubject(prefix, name), name]));
@@ -71,6 +87,7 @@ export class KafkaNoticeChannel implements NoticeChannel {
     });
     seekToStart(consumer, endOffsets);
     this.consumer = consumer;
+    this.connected = true;
   }
 
   async publish(name: string): Promise<void> {
@@ -79,7 +96,12 @@ export class KafkaNoticeChannel implements NoticeChannel {
     await producer.send({ topic: noticeSubject(this.options.prefix, name), acks: -1, messages: [{ value: '' }] });
   }
 
+  isConnected(): boolean {
+    return this.connected;
+  }
+
   async close(): Promise<void> {
+    this.connected = false;
     await this.consumer?.disconnect().catch(() => undefined);
     await this.producer?.disconnect().catch(() => undefined);
   }

@@ -59,14 +59,18 @@ describe('NATS notice channel across a server restart', () => {
     await listener.start(['X'], { onNotice: () => heard.notices++, onGap: () => heard.gaps++ });
     await sender.start([], { onNotice: () => undefined, onGap: () => undefined });
     try {
+      expect([listener.isConnected(), sender.isConnected()]).toEqual([true, true]);
       await sender.publish('X');
       await until(() => heard.notices === 1, 'the first notice');
       expect(heard.gaps).toBe(0);
 
       await stopServer();
       await until(() => heard.gaps >= 1, 'a gap on the disconnect');
+      // Readiness: both channels say they are down while the server is.
+      await until(() => !listener.isConnected() && !sender.isConnected(), 'both channels report the outage');
       await startServer();
       await until(() => heard.gaps >= 2, 'a gap on the reconnect');
+      await until(() => listener.isConnected() && sender.isConnected(), 'both channels report the reconnect');
 
       // After the reconnect the subscription is back on the new server.
       await until(async () => {
@@ -77,5 +81,6 @@ describe('NATS notice channel across a server restart', () => {
       await listener.close();
       await sender.close();
     }
+    expect([listener.isConnected(), sender.isConnected()]).toEqual([false, false]);
   }, 60_000);
 });

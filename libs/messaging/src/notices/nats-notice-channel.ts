@@ -11,6 +11,8 @@ const CLOSE_DRAIN_TIMEOUT_MS = 2_000;
 export class NatsNoticeChannel implements NoticeChannel {
   private connection?: NatsConnection;
   private statusLoop?: Promise<void>;
+  /** Follows the connection's status: down from a disconnect until its reconnect. */
+  private connected = false;
 
   constructor(
     private readonly natsUrl: string,
@@ -32,9 +34,13 @@ export class NatsNoticeChannel implements NoticeChannel {
     }
     // The subscriptions must be registered on the server before this process counts as listening.
     await connection.flush();
+    this.connected = true;
     this.statusLoop = (async () => {
       for await (const status of connection.status()) {
-        if (status.type === 'disconnect' || status.type === 'reconnect') handlers.onGap();
+        if (status.type === 'disconnect' || status.type === 'reconnect') {
+          this.connected = status.type === 'reconnect';
+          handlers.onGap();
+        }
       }
     })();
   }
@@ -46,8 +52,13 @@ export class NatsNoticeChannel implements NoticeChannel {
     await connection.flush();
   }
 
+  isConnected(): boolean {
+    return this.connected && this.connection !== undefined && !this.connection.isClosed();
+  }
+
   async close(): Promise<void> {
     const connection = this.connection;
+    this.connected = false;
     if (!connection) return;
     // A drain waits for the server; with the server gone it would wait as long as the reconnects go on.
     let timer: NodeJS.Timeout | undefined;

@@ -77,4 +77,16 @@ for (const transport of transports)
       expect(other.notices).toEqual([]);
       expect(elsewhere.notices).toEqual([]);
     }, 120_000);
+
+    it('says it is connected once started, listening or only announcing, and not once closed', async () => {
+      const listener = transport.create(prefix, 'ready-listener');
+      const announcer = transport.create(prefix, 'ready-announcer');
+      expect([listener.isConnected(), announcer.isConnected()]).toEqual([false, false]);
+      await listener.start(['DirectoryChanged'], { onNotice: () => undefined, onGap: () => undefined });
+      await announcer.start([], { onNotice: () => undefined, onGap: () => undefined });
+      expect([listener.isConnected(), announcer.isConnected()]).toEqual([true, true]);
+      await listener.close();
+      await announcer.close();
+      expect([listener.isConnected(), announcer.isConnected()]).toEqual([false, false]);
+    }, 120_000);
   });

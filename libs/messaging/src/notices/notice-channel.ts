@@ -15,6 +15,11 @@ export interface NoticeChannel {
   start(names: readonly string[], handlers: NoticeChannelHandlers): Promise<void>;
   /** Resolves once the transport has the notice (NATS: flushed to the server; Kafka: acknowledged). */
   publish(name: string): Promise<void>;
+  /**
+   * Started and, as far as the transport's own events tell, connected now (readiness): while it is
+   * not, the caches that notices keep fresh may be stale until their TTL runs out.
+   */
+  isConnected(): boolean;
   close(): Promise<void>;
 }
 

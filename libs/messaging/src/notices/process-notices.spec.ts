@@ -31,8 +31,13 @@ class SilentModule {}
 class UnconfirmingChannel implements NoticeChannel {
   handlers?: NoticeChannelHandlers;
   published: string[] = [];
+  connected = false;
   async start(_names: readonly string[], handlers: NoticeChannelHandlers): Promise<void> {
     this.handlers = handlers;
+    this.connected = true;
+  }
+  isConnected(): boolean {
+    return this.connected;
   }
   publish(name: string): Promise<void> {
     this.published.push(name);
@@ -76,12 +81,29 @@ describe('ProcessNoticesBridge', () => {
     const counts = () => [gateway, gatewayTwo].map((a) => a.get(CountingHandler).heard);
     while (counts().some((n) => n < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     expect(counts()).toEqual([1, 1]);
+    // Real channels on NATS: connected once started (readiness).
+    expect([gateway, gatewayTwo, ledger].map((a) => a.get(ProcessNoticesBridge).isConnected())).toEqual([
+      true,
+      true,
+      true,
+    ]);
 
     // Not a broadcast notice: refused (logged), nothing sent, never a rejection.
     await ledger.get<symbol, ProcessNotices>(PROCESS_NOTICES).announce(new (class Stray {})());
     await new Promise((r) => setTimeout(r, 200));
     expect(counts()).toEqual([1, 1]);
   }, 30_000);
+
+  it("reports its channel's connection as it changes (readiness)", async () => {
+    const channel = new UnconfirmingChannel();
+    const gateway = await app(ListeningModule, channel);
+    const bridge = gateway.get(ProcessNoticesBridge);
+    expect(bridge.isConnected()).toBe(true);
+    channel.connected = false;
+    expect(bridge.isConnected()).toBe(false);
+    channel.connected = true;
+    expect(bridge.isConnected()).toBe(true);
+  });
 
   it('treats a gap in the channel as every notice it listens for', async () => {
     const channel = new UnconfirmingChannel();

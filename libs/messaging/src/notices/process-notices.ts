@@ -64,6 +64,11 @@ export class ProcessNoticesBridge implements ProcessNotices, OnApplicationBootst
     this.started = new Promise((resolve) => (this.markStarted = resolve));
   }
 
+  /** The channel has started and is connected (readiness: `/readyz`'s `notices` check). */
+  isConnected(): boolean {
+    return this.channel.isConnected();
+  }
+
   /** Names of the notices this process listens for (those it has a handler for). */
   get listening(): string[] {
     return this.listened.map((type) => type.name);
