@@ -12,7 +12,7 @@ import {
   type ReplayReport,
   type ReplayUntil,
 } from '@transfergate/ledger';
-import { onStarterGone } from './replay-process.js';
+import { onStarterGone, signalExitCode } from './replay-process.js';
 
 /** Exit codes of `transfergate replay` (README "Replay and audit"); with several failures the lowest wins. */
 export const REPLAY_EXIT = {
@@ -201,9 +201,15 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
   );
   let barStarted = false;
   const startedMs = Date.now();
-  // Ctrl-C stops after the current batch, so the scratch schema is still dropped.
+  // Ctrl-C stops after the current batch, so the scratch schema is still dropped. The command then
+  // exits as the signal would have ended it (130, 143), so a script or a job runner tells an
+  // interrupted replay from a failed one; the starter's going away (no signal) is a failure.
   const abort = new AbortController();
-  const interrupt = () => abort.abort();
+  let interruptedBy: NodeJS.Signals | undefined;
+  const interrupt = (signal?: NodeJS.Signals) => {
+    interruptedBy ??= signal;
+    abort.abort();
+  };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   const forgetStarter = onStarterGone(interrupt);
@@ -238,6 +244,12 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
     if (error instanceof ReplayCliError || error instanceof ReplayUsageError || error instanceof DataDirLockedError) {
       console.error(`replay: ${error.message}`);
       return REPLAY_EXIT.usage;
+    }
+    if (interruptedBy) {
+      console.error(
+        `replay: interrupted by ${interruptedBy}; its scratch schema was dropped, nothing else was written`,
+      );
+      return signalExitCode(interruptedBy);
     }
     console.error(`replay failed: ${error instanceof Error ? error.message : String(error)}`);
     return REPLAY_EXIT.failed;

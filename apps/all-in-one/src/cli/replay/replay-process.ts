@@ -20,6 +20,11 @@ const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGH
 /** A process ended by a signal exits with 128 + its number, as a shell reports it. */
 const SIGNAL_EXIT_BASE = 128;
 
+/** The exit code of a process ended by `signal` (130 for SIGINT, 143 for SIGTERM), as a shell reports it. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return SIGNAL_EXIT_BASE + constants.signals[signal];
+}
+
 /** True when this process already runs with the replay's options (given by us or by the user). */
 export function hasReplayNodeOptions(execArgv: readonly string[], nodeOptions = ''): boolean {
   const given = [...execArgv, ...nodeOptions.split(/\s+/)];
@@ -60,7 +65,7 @@ export async function replayInOwnProcess(): Promise<number | undefined> {
   try {
     return await new Promise<number>((resolve) => {
       child.once('exit', (code, signal) => {
-        resolve(code ?? SIGNAL_EXIT_BASE + (signal ? constants.signals[signal] : 0));
+        resolve(code ?? (signal ? signalExitCode(signal) : SIGNAL_EXIT_BASE));
       });
     });
   } finally {
