@@ -177,7 +177,30 @@ export function formatReport(report: ReplayReport): string {
 }
 
 /** `transfergate replay …`: answers the exit code; the caller exits with it. */
-export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** What may stop a replay between pages: `listen` calls `stop` (with the signal, if one) and returns its undo. */
+export interface ReplayInterruptions {
+  listen(stop: (signal?: NodeJS.Signals) => void): () => void;
+}
+
+/** This process's SIGINT and SIGTERM, and its starter going away (replay-process.ts). */
+export const PROCESS_INTERRUPTIONS: ReplayInterruptions = {
+  listen(stop) {
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    const forgetStarter = onStarterGone(stop);
+    return () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      forgetStarter();
+    };
+  },
+};
+
+export async function runReplayCommand(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  interruptions: ReplayInterruptions = PROCESS_INTERRUPTIONS,
+): Promise<number> {
   let options: ReplayCliOptions;
   try {
     options = parseReplayArgs(args);
@@ -206,13 +229,10 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
   // interrupted replay from a failed one; the starter's going away (no signal) is a failure.
   const abort = new AbortController();
   let interruptedBy: NodeJS.Signals | undefined;
-  const interrupt = (signal?: NodeJS.Signals) => {
+  const stopListening = interruptions.listen((signal) => {
     interruptedBy ??= signal;
     abort.abort();
-  };
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
-  const forgetStarter = onStarterGone(interrupt);
+  });
   try {
     db = await openConfiguredStore(env, options, options.schema ?? (env.DATABASE_SCHEMA || undefined));
     const { rows } = await db.query<{ present: boolean }>(`select to_regclass('es_events') is not null as present`);
@@ -254,9 +274,7 @@ export async function runReplayCommand(args: string[], env: NodeJS.ProcessEnv = 
     console.error(`replay failed: ${error instanceof Error ? error.message : String(error)}`);
     return REPLAY_EXIT.failed;
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
-    forgetStarter();
+    stopListening();
     await db?.close().catch(() => undefined);
   }
 }
