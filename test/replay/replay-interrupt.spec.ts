@@ -50,6 +50,9 @@ describe('an interrupted replay', () => {
     return { source, state };
   }
 
+  const replayOnTheStore = (source: ReplayInterruptions) =>
+    runReplayCommand(['--json', '--no-progress', '--schema', db.schema], { DATABASE_URL: TEST_DATABASE_URL }, source);
+
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
@@ -59,11 +62,7 @@ describe('an interrupted replay', () => {
       const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
       try {
         const { source, state } = interruptionsByHand();
-        const running = runReplayCommand(
-          ['--json', '--no-progress', '--schema', db.schema],
-          { DATABASE_URL: TEST_DATABASE_URL },
-          source,
-        );
+        const running = replayOnTheStore(source);
         expect(state.listening).toBe(true);
         state.stop!(signal);
         expect(await running).toBe(exitCode);
@@ -81,11 +80,7 @@ describe('an interrupted replay', () => {
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const { source, state } = interruptionsByHand();
-      const running = runReplayCommand(
-        ['--json', '--no-progress', '--schema', db.schema],
-        { DATABASE_URL: TEST_DATABASE_URL },
-        source,
-      );
+      const running = replayOnTheStore(source);
       state.stop!();
       expect(await running).toBe(1);
       expect(errors.mock.calls.flat().join('\n')).toContain('replay failed: replay interrupted');
