@@ -176,7 +176,6 @@ export function formatReport(report: ReplayReport): string {
   return lines.join('\n');
 }
 
-/** `transfergate replay …`: answers the exit code; the caller exits with it. */
 /** What may stop a replay between pages: `listen` calls `stop` (with the signal, if one) and returns its undo. */
 export interface ReplayInterruptions {
   listen(stop: (signal?: NodeJS.Signals) => void): () => void;
@@ -196,6 +195,7 @@ export const PROCESS_INTERRUPTIONS: ReplayInterruptions = {
   },
 };
 
+/** `transfergate replay …`: answers the exit code; the caller exits with it. */
 export async function runReplayCommand(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
