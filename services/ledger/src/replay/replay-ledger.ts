@@ -75,6 +75,8 @@ export interface ReplayReport {
   memoryProjection: { flushes: number; rowsLoadedBack: number } | null;
   /** The scratch schema (already dropped unless dropScratch was false). */
   scratchSchema: string;
+  /** Scratch schemas of replays that died without dropping them, dropped before this one started. */
+  reclaimedScratchSchemas: string[];
   /** Last event replayed (inclusive) and the live projection's checkpoint at the start. */
   replayedUntil: GlobalPosition;
   liveCheckpoint: GlobalPosition | null;
@@ -180,6 +182,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       projector,
       memoryProjection: memory ? { flushes: memory.flushes, rowsLoadedBack: memory.rowsLoadedBack } : null,
       scratchSchema: scratch.name,
+      reclaimedScratchSchemas: [...scratch.reclaimed],
       replayedUntil: projectUntil,
       liveCheckpoint,
       until: options.until ?? null,
@@ -197,6 +200,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
     await memory?.settle();
     // A replay that failed has no report to name its scratch schema, so nobody could drop it later.
     if (options.dropScratch !== false || !reported) await scratch.drop();
+    else await scratch.keep();
   }
 }
 

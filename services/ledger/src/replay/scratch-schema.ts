@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SqlDatabase, SqlExecutor } from '@transfergate/event-store';
+import { sqlState, type SqlDatabase, type SqlExecutor } from '@transfergate/event-store';
 import { READ_MODEL_SCHEMA } from '../read-models/schema.js';
 
 /**
@@ -10,6 +10,35 @@ import { READ_MODEL_SCHEMA } from '../read-models/schema.js';
 const PANEL_LISTING_INDEX = /^create index if not exists rm_transactions_\w+ on rm_transactions /;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Every replay's scratch schema starts with this (`tg_replay_<pid>_<random>`). */
+const SCRATCH_PREFIX = 'tg_replay_';
+
+/**
+ * The table in a scratch schema that holds its replay's claim on it: one row, `until`, on the
+ * database's clock. No primary key, so the read-model comparison (which compares the tables that
+ * have one) never takes it for a read model.
+ */
+const LEASE_TABLE = 'replay_lease';
+
+/**
+ * How long a replay's claim on its scratch schema lasts, and how often a running replay renews it.
+ * A replay killed before it could drop its schema (SIGKILL, the OOM killer, a lost host) stops
+ * renewing, and the next replay that starts after the claim ran out drops the schema. The claim is
+ * long beside the renewal because on PGlite the renewal waits for the one connection, which a
+ * single long statement of the rebuild may hold for a while.
+ */
+export interface ScratchLease {
+  leaseMs: number;
+  renewMs: number;
+}
+export const SCRATCH_LEASE: ScratchLease = Object.freeze({ leaseMs: 10 * 60_000, renewMs: 60_000 });
+
+/** Abandoned scratch schemas one replay drops at most before it starts; the rest wait for the next one. */
+const MAX_RECLAIMED_PER_START = 100;
+
+/** SQLSTATEs of a scratch schema that its replay dropped while another looked at it. */
+const GONE_MEANWHILE = new Set(['3F000', '42P01']);
 
 export function quoteSchema(name: string): string {
   if (!SCHEMA_NAME.test(name)) throw new Error(`invalid schema name ${name}`);
@@ -22,14 +51,41 @@ export function quoteSchema(name: string): string {
  * connection never keeps it) makes the real projector code rebuild into it.
  */
 export class ScratchSchema {
+  private renewal: NodeJS.Timeout | undefined;
+  /** The renewal in flight, if any: drop and keep wait for it, so that it never outlives the schema. */
+  private renewing: Promise<void> | undefined;
+
   private constructor(
     private readonly db: SqlDatabase,
     readonly name: string,
+    private readonly lease: ScratchLease,
+    /** Abandoned scratch schemas of dead replays that this one dropped before it started. */
+    readonly reclaimed: readonly string[],
   ) {}
 
-  static async create(db: SqlDatabase): Promise<ScratchSchema> {
-    const scratch = new ScratchSchema(db, `tg_replay_${process.pid}_${randomBytes(4).toString('hex')}`);
-    await db.query(`create schema ${quoteSchema(scratch.name)}`);
+  static async create(db: SqlDatabase, lease: ScratchLease = SCRATCH_LEASE): Promise<ScratchSchema> {
+    if (!(Number.isInteger(lease.renewMs) && lease.renewMs > 0 && lease.leaseMs > lease.renewMs)) {
+      throw new RangeError('a scratch lease must outlast its renewal interval');
+    }
+    const reclaimed = await reclaimAbandoned(db);
+    const scratch = new ScratchSchema(
+      db,
+      `${SCRATCH_PREFIX}${process.pid}_${randomBytes(4).toString('hex')}`,
+      lease,
+      reclaimed,
+    );
+    const quoted = quoteSchema(scratch.name);
+    // The schema and its claim in one transaction: nobody sees the schema without its claim.
+    await db.transaction(async (tx) => {
+      await tx.query(`create schema ${quoted}`);
+      await tx.query(`create table ${quoted}.${LEASE_TABLE} (until timestamptz not null)`);
+      await tx.query(
+        `insert into ${quoted}.${LEASE_TABLE} (until) values (now() + $1::int * interval '1 millisecond')`,
+        [lease.leaseMs],
+      );
+    });
+    scratch.renewal = setInterval(() => scratch.renew(), lease.renewMs);
+    scratch.renewal.unref();
     // A failure past this point would leave the schema behind, with no report to name it.
     await scratch.fill().catch(async (error: unknown) => {
       await scratch.drop();
@@ -51,6 +107,29 @@ export class ScratchSchema {
     });
   }
 
+  private renew(): void {
+    if (this.renewing) return;
+    this.renewing = this.db
+      .query(`update ${quoteSchema(this.name)}.${LEASE_TABLE} set until = now() + $1::int * interval '1 millisecond'`, [
+        this.lease.leaseMs,
+      ])
+      // A renewal that fails is not the replay's failure: a database the replay has lost fails its
+      // own next statement, and a claim that runs out costs at most this schema.
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.renewing = undefined;
+      });
+  }
+
+  private async stopRenewal(): Promise<void> {
+    clearInterval(this.renewal);
+    this.renewal = undefined;
+    await this.renewing;
+  }
+
   /** Runs `work` in one transaction whose unqualified names resolve to the scratch schema first, then `fallback`. */
   run<T>(work: (tx: SqlExecutor) => Promise<T>, fallback?: string): Promise<T> {
     return this.db.transaction(async (tx) => {
@@ -60,7 +139,49 @@ export class ScratchSchema {
     });
   }
 
+  /** Keeps the schema for its caller to inspect and drop: no later replay ever reclaims it. */
+  async keep(): Promise<void> {
+    await this.stopRenewal();
+    await this.db.query(`update ${quoteSchema(this.name)}.${LEASE_TABLE} set until = 'infinity'`);
+  }
+
   async drop(): Promise<void> {
+    await this.stopRenewal();
     await this.db.query(`drop schema if exists ${quoteSchema(this.name)} cascade`);
   }
+}
+
+/**
+ * Drops the scratch schemas whose replay's claim ran out: their replays died without dropping them
+ * (a replay that ends in any other way drops its schema, or keeps it with a claim that never runs
+ * out). Each is checked and dropped in one transaction that first locks its claim, so a renewal in
+ * flight finishes before the check. Schemas without a claim (made by builds before the claim) are
+ * left alone: nothing tells whether their replay still runs.
+ */
+async function reclaimAbandoned(db: SqlDatabase): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `select nspname as name from pg_namespace
+     where starts_with(nspname, $1) and to_regclass(quote_ident(nspname) || '.${LEASE_TABLE}') is not null
+     order by nspname limit $2`,
+    [SCRATCH_PREFIX, MAX_RECLAIMED_PER_START],
+  );
+  const reclaimed: string[] = [];
+  for (const { name } of rows) {
+    const quoted = quoteSchema(name);
+    try {
+      const dropped = await db.transaction(async (tx) => {
+        const lease = await tx.query<{ expired: boolean }>(
+          `select until < now() as expired from ${quoted}.${LEASE_TABLE} for update`,
+        );
+        if (!lease.rows.some((row) => row.expired)) return false;
+        await tx.query(`drop schema ${quoted} cascade`);
+        return true;
+      });
+      if (dropped) reclaimed.push(name);
+    } catch (error) {
+      // Its replay finished and dropped it between the listing and the check.
+      if (!GONE_MEANWHILE.has(sqlState(error) ?? '')) throw error;
+    }
+  }
+  return reclaimed;
 }

@@ -140,6 +140,11 @@ export function formatReport(report: ReplayReport): string {
       `${report.store.engine} schema ${report.store.schema}, ${report.projector} projector, up to ${position(report.replayedUntil)}` +
       (report.merchant ? `, merchant ${report.merchant.name} (${report.merchant.merchantId})` : ''),
   );
+  if (report.reclaimedScratchSchemas.length > 0) {
+    lines.push(
+      `scratch schemas of replays that died without dropping them, dropped: ${report.reclaimedScratchSchemas.join(', ')}`,
+    );
+  }
   const c = report.chain;
   if (c.brokenCount === 0) lines.push(`hash chains: ok (${c.eventsChecked} events)`);
   else {
