@@ -50,6 +50,9 @@ const claimOf = async (db: SqlDatabase, name: string) =>
     )
   ).rows[0]!.ms;
 
+/** A name unique per run, with a pid that is not this process's (see leftBehind). */
+const dead = (tag: string) => `tg_replay_0_${tag}_${Math.random().toString(16).slice(2, 10)}`;
+
 /** A replay that starts (and ends) now leaves `name` where it is. */
 async function survivesTheNextReplay(db: SqlDatabase, name: string): Promise<void> {
   const other = await ScratchSchema.create(db);
@@ -63,8 +66,6 @@ describe.each([
   ['PGlite', () => openPglite()],
 ])('the replay scratch schema (%s)', (_engine, open) => {
   let db: SqlDatabase;
-  // Unique per run and per engine, and with a pid that is not this process's (see leftBehind).
-  const dead = (tag: string) => `tg_replay_0_${tag}_${Math.random().toString(16).slice(2, 10)}`;
 
   beforeAll(async () => {
     db = await open();
@@ -138,5 +139,45 @@ describe.each([
   it('refuses a claim that would run out before its renewal', async () => {
     await expect(ScratchSchema.create(db, { leaseMs: 100, renewMs: 100 })).rejects.toThrow(RangeError);
     expect(SCRATCH_LEASE.leaseMs).toBeGreaterThan(SCRATCH_LEASE.renewMs);
+  });
+});
+
+// PGlite has one role: the roles of a server only.
+describe('the replay scratch schema beside other roles (PostgreSQL)', () => {
+  let db: SqlDatabase;
+
+  beforeAll(async () => {
+    db = await openPostgres({ url: TEST_DATABASE_URL, poolSize: 2 });
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it("leaves another role's abandoned schema alone and replays all the same", async () => {
+    const role = `tg_replay_role_${Math.random().toString(16).slice(2, 10)}`;
+    const theirs = dead('theirs');
+    const url = new URL(TEST_DATABASE_URL);
+    url.username = role;
+    url.password = '';
+    await db.exec(`create role ${role} login; grant create on database ${url.pathname.slice(1)} to ${role}`);
+    await leftBehind(db, theirs, -1_000);
+    const asRole = await openPostgres({ url: url.toString(), poolSize: 2 });
+    try {
+      // Without USAGE on it (the schema another role made): not even looked into.
+      const first = await ScratchSchema.create(asRole);
+      await first.drop();
+      expect(await schemaExists(db, theirs)).toBe(true);
+      // With USAGE but not its owner: it cannot be dropped, and the replay goes on.
+      await db.exec(
+        `grant usage on schema "${theirs}" to ${role}; grant select, update on "${theirs}".replay_lease to ${role}`,
+      );
+      const second = await ScratchSchema.create(asRole);
+      await second.drop();
+      expect(second.reclaimed).not.toContain(theirs);
+      expect(await schemaExists(db, theirs)).toBe(true);
+    } finally {
+      await asRole.close();
+      await db.exec(`drop schema if exists "${theirs}" cascade; drop owned by ${role}; drop role ${role}`);
+    }
   });
 });

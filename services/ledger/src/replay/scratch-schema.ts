@@ -37,8 +37,12 @@ export const SCRATCH_LEASE: ScratchLease = Object.freeze({ leaseMs: 10 * 60_000,
 /** Abandoned scratch schemas one replay drops at most before it starts; the rest wait for the next one. */
 const MAX_RECLAIMED_PER_START = 100;
 
-/** SQLSTATEs of a scratch schema that its replay dropped while another looked at it. */
-const GONE_MEANWHILE = new Set(['3F000', '42P01']);
+/**
+ * SQLSTATEs that leave an abandoned scratch schema where it is and let the replay go on: its replay
+ * dropped it while this one looked (3F000, 42P01), or it belongs to a role this replay's may not
+ * touch (42501: the role that made it, or an owner, drops it).
+ */
+const NOT_RECLAIMABLE = new Set(['3F000', '42P01', '42501']);
 
 export function quoteSchema(name: string): string {
   if (!SCHEMA_NAME.test(name)) throw new Error(`invalid schema name ${name}`);
@@ -160,8 +164,13 @@ export class ScratchSchema {
  */
 async function reclaimAbandoned(db: SqlDatabase): Promise<string[]> {
   const { rows } = await db.query<{ name: string }>(
+    // Looking into a schema takes USAGE on it (to_regclass raises without it): the CASE keeps the
+    // lookup off the schemas of roles this replay's may not use.
     `select nspname as name from pg_namespace
-     where starts_with(nspname, $1) and to_regclass(quote_ident(nspname) || '.${LEASE_TABLE}') is not null
+     where starts_with(nspname, $1)
+       and case when has_schema_privilege(oid, 'USAGE')
+                then to_regclass(quote_ident(nspname) || '.${LEASE_TABLE}') is not null
+                else false end
      order by nspname limit $2`,
     [SCRATCH_PREFIX, MAX_RECLAIMED_PER_START],
   );
@@ -179,8 +188,7 @@ async function reclaimAbandoned(db: SqlDatabase): Promise<string[]> {
       });
       if (dropped) reclaimed.push(name);
     } catch (error) {
-      // Its replay finished and dropped it between the listing and the check.
-      if (!GONE_MEANWHILE.has(sqlState(error) ?? '')) throw error;
+      if (!NOT_RECLAIMABLE.has(sqlState(error) ?? '')) throw error;
     }
   }
   return reclaimed;
