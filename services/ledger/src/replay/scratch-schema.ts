@@ -34,8 +34,8 @@ export interface ScratchLease {
 }
 export const SCRATCH_LEASE: ScratchLease = Object.freeze({ leaseMs: 10 * 60_000, renewMs: 60_000 });
 
-/** Abandoned scratch schemas one replay drops at most before it starts; the rest wait for the next one. */
-const MAX_RECLAIMED_PER_START = 100;
+/** Scratch schemas with a claim that one replay looks at before it starts, at most (in name order). */
+const MAX_CLAIMS_LOOKED_AT = 100;
 
 /**
  * SQLSTATEs that leave an abandoned scratch schema where it is and let the replay go on: its replay
@@ -172,7 +172,7 @@ async function reclaimAbandoned(db: SqlDatabase): Promise<string[]> {
                 then to_regclass(quote_ident(nspname) || '.${LEASE_TABLE}') is not null
                 else false end
      order by nspname limit $2`,
-    [SCRATCH_PREFIX, MAX_RECLAIMED_PER_START],
+    [SCRATCH_PREFIX, MAX_CLAIMS_LOOKED_AT],
   );
   const reclaimed: string[] = [];
   for (const { name } of rows) {
