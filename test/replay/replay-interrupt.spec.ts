@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PostgresEventStore, type SqlDatabase } from '@transfergate/event-store';
 import { runReplayCommand, type ReplayInterruptions } from '../../apps/all-in-one/src/cli/replay/replay-command.js';
 import { openTestPostgres, TEST_DATABASE_URL } from '../support/postgres.js';
+import { ownScratchSchemas } from '../support/scratch-schemas.js';
 
 /**
  * `transfergate replay` stopped by SIGINT or SIGTERM exits as the signal would have ended it (130,
@@ -28,14 +29,6 @@ describe('an interrupted replay', () => {
   afterAll(async () => {
     await db?.close();
   });
-
-  /** This process's scratch schemas (the server is shared: another process may be replaying). */
-  const ownScratchSchemas = async () =>
-    (
-      await db.query<{ nspname: string }>(`select nspname from pg_namespace where starts_with(nspname, $1)`, [
-        `tg_replay_${process.pid}_`,
-      ])
-    ).rows;
 
   /** An interruption source the test fires by hand, recording whether the command let go of it. */
   function interruptionsByHand() {
@@ -67,7 +60,7 @@ describe('an interrupted replay', () => {
         state.stop!(signal);
         expect(await running).toBe(exitCode);
         expect(errors.mock.calls.flat().join('\n')).toContain(`replay: interrupted by ${signal}`);
-        expect(await ownScratchSchemas()).toEqual([]);
+        expect(await ownScratchSchemas(db)).toEqual([]);
         expect(state.listening).toBe(false);
       } finally {
         errors.mockRestore();
@@ -84,7 +77,7 @@ describe('an interrupted replay', () => {
       state.stop!();
       expect(await running).toBe(1);
       expect(errors.mock.calls.flat().join('\n')).toContain('replay failed: replay interrupted');
-      expect(await ownScratchSchemas()).toEqual([]);
+      expect(await ownScratchSchemas(db)).toEqual([]);
     } finally {
       errors.mockRestore();
     }

@@ -5,6 +5,7 @@ import { openPglite, type SqlDatabase } from '@transfergate/event-store';
 import { ReplayUsageError, diffReadModels, replayLedger, type ReplayReport } from '@transfergate/ledger';
 import { ENGINES, type Engine } from '../support/test-app.js';
 import { TEST_DATABASE_URL } from '../support/postgres.js';
+import { ownScratchSchemas } from '../support/scratch-schemas.js';
 import { balances, runMixedWorkload, type Workload } from './replay-workload.js';
 
 const MAIN = join(process.cwd(), 'apps/all-in-one/dist/main.js');
@@ -49,14 +50,6 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
   const replay = (options: Omit<Parameters<typeof replayLedger>[0], 'db'> = {}) =>
     replayLedger({ db: w.app.db, ...options });
   /** This process's scratch schemas (the server is shared: another process may be replaying). */
-  const ownScratchSchemas = async () =>
-    (
-      await w.app.db.query<{ nspname: string }>(
-        `select nspname from pg_namespace where starts_with(nspname, $1) order by nspname`,
-        [`tg_replay_${process.pid}_`],
-      )
-    ).rows;
-
   it('rebuilds read models identical to the live ones, with every chain and invariant intact', async () => {
     const { rows } = await w.app.db.query<{ n: string }>('select count(*)::text as n from es_events');
     const consumers = `select consumer, commit_xid::text, seq::text, (select count(*) from cb_deliveries)::text as deliveries
@@ -87,7 +80,7 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
       expect.arrayContaining([...live.entries()]),
     );
     // The scratch schema is gone and no consumer moved.
-    expect(await ownScratchSchemas()).toEqual([]);
+    expect(await ownScratchSchemas(w.app.db)).toEqual([]);
     expect(w.receiver.received.length).toBeGreaterThanOrEqual(w.decisions - 1);
   });
 
@@ -95,10 +88,10 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
     const interrupted = new AbortController();
     interrupted.abort();
     await expect(replay({ dropScratch: false, signal: interrupted.signal })).rejects.toThrow('replay interrupted');
-    expect(await ownScratchSchemas()).toEqual([]);
+    expect(await ownScratchSchemas(w.app.db)).toEqual([]);
     // Kept when it succeeds, for the caller to inspect.
     const kept = await replay({ dropScratch: false });
-    expect(await ownScratchSchemas()).toEqual([{ nspname: kept.scratchSchema }]);
+    expect(await ownScratchSchemas(w.app.db)).toEqual([kept.scratchSchema]);
     await w.app.db.query(`drop schema "${kept.scratchSchema}" cascade`);
   });
 

@@ -1,5 +1,6 @@
 import { openPglite, openPostgres, type SqlDatabase, type SqlExecutor } from '@transfergate/event-store';
 import { TEST_DATABASE_URL } from '../../../../test/support/postgres.js';
+import { ownScratchSchemas } from '../../../../test/support/scratch-schemas.js';
 import { SCRATCH_LEASE, ScratchSchema } from './scratch-schema.js';
 
 /** A database whose transactions fail at the first statement that names `table`. */
@@ -16,13 +17,6 @@ function failingAt(db: SqlDatabase, table: string): SqlDatabase {
     });
   return failing;
 }
-
-const ownScratchSchemas = async (db: SqlDatabase) =>
-  (
-    await db.query<{ name: string }>(`select nspname as name from pg_namespace where nspname like $1`, [
-      `tg\\_replay\\_${process.pid}\\_%`,
-    ])
-  ).rows.map((r) => r.name);
 
 /**
  * What a replay killed with SIGKILL leaves behind: its schema and its claim, no longer renewed.

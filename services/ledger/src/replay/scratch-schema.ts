@@ -34,6 +34,9 @@ export interface ScratchLease {
 }
 export const SCRATCH_LEASE: ScratchLease = Object.freeze({ leaseMs: 10 * 60_000, renewMs: 60_000 });
 
+/** A claim's end from now, `$1` milliseconds on (the database's clock). */
+const LEASE_UNTIL_SQL = `now() + $1::int * interval '1 millisecond'`;
+
 /** Scratch schemas with a claim that one replay looks at before it starts, at most (in name order). */
 const MAX_CLAIMS_LOOKED_AT = 100;
 
@@ -83,10 +86,7 @@ export class ScratchSchema {
     await db.transaction(async (tx) => {
       await tx.query(`create schema ${quoted}`);
       await tx.query(`create table ${quoted}.${LEASE_TABLE} (until timestamptz not null)`);
-      await tx.query(
-        `insert into ${quoted}.${LEASE_TABLE} (until) values (now() + $1::int * interval '1 millisecond')`,
-        [lease.leaseMs],
-      );
+      await tx.query(`insert into ${quoted}.${LEASE_TABLE} (until) values (${LEASE_UNTIL_SQL})`, [lease.leaseMs]);
     });
     scratch.renewal = setInterval(() => scratch.renew(), lease.renewMs);
     scratch.renewal.unref();
@@ -114,9 +114,7 @@ export class ScratchSchema {
   private renew(): void {
     if (this.renewing) return;
     this.renewing = this.db
-      .query(`update ${quoteSchema(this.name)}.${LEASE_TABLE} set until = now() + $1::int * interval '1 millisecond'`, [
-        this.lease.leaseMs,
-      ])
+      .query(`update ${quoteSchema(this.name)}.${LEASE_TABLE} set until = ${LEASE_UNTIL_SQL}`, [this.lease.leaseMs])
       // A renewal that fails is not the replay's failure: a database the replay has lost fails its
       // own next statement, and a claim that runs out costs at most this schema.
       .then(
