@@ -11,3 +11,14 @@ export async function ownScratchSchemas(db: SqlExecutor): Promise<string[]> {
   );
   return rows.map((row) => row.name);
 }
+
+/** A schema's indexes, by table, each as its definition without the schema's name (so two schemas compare). */
+export async function indexesByTable(db: SqlExecutor, schema: string): Promise<Record<string, string[]>> {
+  const { rows } = await db.query<{ t: string; def: string }>(
+    `select tablename as t, indexdef as def from pg_indexes where schemaname = $1 order by tablename, indexname`,
+    [schema],
+  );
+  const byTable: Record<string, string[]> = {};
+  for (const { t, def } of rows) (byTable[t] ??= []).push(def.replace(`${schema}.`, ''));
+  return byTable;
+}

@@ -219,9 +219,14 @@ export class MemoryProjection {
   flushes = 0;
   rowsLoadedBack = 0;
 
+  /**
+   * @param beforeLoadBack runs in a load-back's transaction before its reads: the replay puts the
+   * bulk tables' keys back there (deferred-keys.ts), since a load-back reads them by key.
+   */
   constructor(
     private readonly maxHeldRows = MAX_HELD_ROWS,
     private readonly settledFlushRows = Math.min(SETTLED_FLUSH_ROWS, maxHeldRows),
+    private readonly beforeLoadBack?: (tx: SqlExecutor) => Promise<void>,
   ) {
     if (!Number.isInteger(maxHeldRows) || maxHeldRows < 1) throw new RangeError('maxHeldRows must be ≥ 1');
     if (!Number.isInteger(settledFlushRows) || settledFlushRows < 1 || settledFlushRows > maxHeldRows) {
@@ -271,7 +276,9 @@ export class MemoryProjection {
   async finish(inScratch: InScratch): Promise<void> {
     await this.writing;
     const held = this.detach();
-    await inScratch((tx) => MemoryProjection.write(tx, held));
+    // Kept in `writing`, so that settle() waits for this write too.
+    this.writing = inScratch((tx) => MemoryProjection.write(tx, held));
+    await this.writing;
   }
 
   /** Waits for an eviction's write without caring how it ended (before the scratch schema is dropped). */
@@ -546,6 +553,7 @@ export class MemoryProjection {
   }
 
   private async load(tx: SqlExecutor, transactionIds: Set<string>, settled: Set<string>): Promise<void> {
+    await this.beforeLoadBack?.(tx);
     if (transactionIds.size > 0) {
       const { rows } = await tx.query<Omit<TransactionRow, 'loaded'>>(
         `select transaction_id::text, number::text, type, state, merchant_id, provider_id, infrastructure_id, form,

@@ -13,7 +13,8 @@ import { checkCallbackRecords } from '../invariants/callback-records.js';
 import { checkLedgerInvariants, type InvariantViolation } from '../invariants/check-invariants.js';
 import { checkMatchInvariants } from '../reconciliation/read-model/match-invariants.js';
 import { LEDGER_PROJECTION, projectEvents } from '../read-models/projector.js';
-import { MemoryProjection } from './memory-projection.js';
+import { BULK_TABLES, DeferredKeys } from './deferred-keys.js';
+import { MemoryProjection, type InScratch } from './memory-projection.js';
 import { diffReadModels, type DiffResult } from './read-model-diff.js';
 import { ScratchSchema } from './scratch-schema.js';
 import { StoredEvent } from './stored-event.js';
@@ -115,7 +116,6 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       ? liveCheckpoint
       : head;
   const readUntil = options.until ? projectUntil : head;
-  const eventsTotal = await countEvents(db, readUntil);
 
   const broken: BrokenLink[] = [];
   let brokenCount = 0;
@@ -125,14 +125,27 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
   };
   let eventsRead = 0;
   let projected = 0;
-  const scratch = await ScratchSchema.create(db);
-  const memory =
-    projector === 'memory' ? new MemoryProjection(options.maxHeldRows, options.settledFlushRows) : undefined;
-  const inScratch = <T>(work: (tx: SqlExecutor) => Promise<T>) => scratch.run(work);
-  // Reading and the chain check run beside this thread's projection (audit-pass.ts says where).
+  // Reading and the chain check run beside this thread's projection (audit-pass.ts says where). The
+  // pass starts first: its reader's start and first pages, and the count, overlap the scratch DDL.
   const pass = startAuditPass(db, { readUntil, projectUntil, batchEvents, onBroken });
+  let scratch: ScratchSchema | undefined;
+  let memory: MemoryProjection | undefined;
   let reported = false;
   try {
+    const counting = countEvents(db, readUntil);
+    // Awaited once the schema exists; a failure meanwhile must not surface as an unhandled rejection.
+    counting.catch(() => undefined);
+    const schema = await ScratchSchema.create(db);
+    scratch = schema;
+    const inScratch = <T>(work: (tx: SqlExecutor) => Promise<T>) => schema.run(work);
+    const eventsTotal = await counting;
+    // The memory projection loads the bulk tables without their keys, which go back before the first
+    // read by key: a load-back, or the comparison and invariants after the fold.
+    const deferredKeys =
+      projector === 'memory' ? await inScratch((tx) => DeferredKeys.takeOff(tx, BULK_TABLES)) : undefined;
+    memory = deferredKeys
+      ? new MemoryProjection(options.maxHeldRows, options.settledFlushRows, (tx) => deferredKeys.restore(tx))
+      : undefined;
     for (;;) {
       const page = await pass.next();
       if (!page) break;
@@ -144,7 +157,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       page.events.length = 0;
       if (events.length > 0 && memory) await memory.applyPage(events, inScratch);
       else if (events.length > 0) {
-        await scratch.run(async (tx) => {
+        await schema.run(async (tx) => {
           if (db.kind === 'pglite') return projectEvents(tx, events);
           const batching = new WriteBatchingExecutor(tx);
           await projectEvents(batching, events);
@@ -153,18 +166,22 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       }
       options.onProgress?.({ eventsRead, eventsTotal });
     }
-    if (memory) await memory.finish(inScratch);
-    // Without --until the chains are checked up to the head, past the projection's bound, and the heads with them.
-    await pass.finish({ heads: !options.until });
+    // The last write and the keys' return are the server's work, the stream heads' check mostly the
+    // reader's: side by side, neither waits for the other. Both end before anything else goes on.
+    await settleBoth(
+      memory && deferredKeys ? finishRebuild(memory, deferredKeys, inScratch) : Promise.resolve(),
+      // Without --until the chains are checked up to the head, past the projection's bound, and the heads with them.
+      pass.finish({ heads: !options.until }),
+    );
     const seconds = (performance.now() - started) / 1000;
 
-    const merchant = options.merchant ? await findMerchant(scratch, options.merchant) : null;
+    const merchant = options.merchant ? await findMerchant(schema, options.merchant) : null;
     const comparison: ReplayReport['comparison'] = options.until
       ? { skipped: true, reason: '--until rebuilds a past state; the live read models hold the present one' }
       : options.compareLive === false
         ? { skipped: true, reason: 'not requested' }
-        : { skipped: false, ...(await diffReadModels(db, liveSchema, scratch.name, merchant?.merchantId)) };
-    const invariants = await scratch.run(async (tx) => {
+        : { skipped: false, ...(await diffReadModels(db, liveSchema, schema.name, merchant?.merchantId)) };
+    const invariants = await schema.run(async (tx) => {
       const found = [
         ...(await checkLedgerInvariants(tx)),
         ...(await checkCallbackRecords(tx)),
@@ -172,7 +189,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       ];
       return merchant ? narrowViolations(tx, found, merchant.merchantId) : found;
     }, liveSchema);
-    const balances = await scratch.run((tx) => merchantBalances(tx, merchant?.merchantId));
+    const balances = await schema.run((tx) => merchantBalances(tx, merchant?.merchantId));
 
     const chainOk = brokenCount === 0;
     const comparisonOk = comparison.skipped || comparison.differences.length === 0;
@@ -181,8 +198,8 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       store: { engine: db.kind, schema: liveSchema },
       projector,
       memoryProjection: memory ? { flushes: memory.flushes, rowsLoadedBack: memory.rowsLoadedBack } : null,
-      scratchSchema: scratch.name,
-      reclaimedScratchSchemas: [...scratch.reclaimed],
+      scratchSchema: schema.name,
+      reclaimedScratchSchemas: [...schema.reclaimed],
       replayedUntil: projectUntil,
       liveCheckpoint,
       until: options.until ?? null,
@@ -199,9 +216,22 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
     await pass.close();
     await memory?.settle();
     // A replay that failed has no report to name its scratch schema, so nobody could drop it later.
-    if (options.dropScratch !== false || !reported) await scratch.drop();
-    else await scratch.keep();
+    if (scratch && (options.dropScratch !== false || !reported)) await scratch.drop();
+    else if (scratch) await scratch.keep();
   }
+}
+
+/** The memory projection's last write, then the bulk tables' keys back in place. */
+async function finishRebuild(memory: MemoryProjection, keys: DeferredKeys, inScratch: InScratch): Promise<void> {
+  await memory.finish(inScratch);
+  await inScratch((tx) => keys.restore(tx));
+}
+
+/** Waits for both, then fails with the first one's error if either failed. */
+async function settleBoth(first: Promise<void>, second: Promise<void>): Promise<void> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
 }
 
 async function readCheckpoint(db: SqlDatabase): Promise<GlobalPosition | null> {
