@@ -15,8 +15,9 @@ interface KeyStatements {
  * The primary keys, unique constraints and indexes of the scratch schema's bulk tables, taken off
  * while the rows are loaded and put back before anything reads those tables by key.
  *
- * Why: every loaded row was an insert into each of the tables' five b-trees, and the random UUID
- * keys made each insert a descent to a page nobody had touched for a while. Loading the bench's
+ * Why: every loaded row was an insert into each b-tree of its table (three for a transaction, two
+ * for a transfer), and the random UUID keys made each insert a descent to a page nobody had
+ * touched for a while. Loading the bench's
  * 307,692 transactions and as many transfers from a file took the server 3.5 s and 2.2 s with
  * their keys, 1.5 s and 0.7 s without, and building the keys afterwards from the sorted rows
  * 0.4 s and 0.1 s (README, issue 15's twenty-fifth round).
@@ -58,7 +59,8 @@ export class DeferredKeys {
 
   /**
    * Puts every key and index back, once: later calls wait for the first. `tx` must be a
-   * transaction no concurrent write to these tables holds back (the loads are awaited first).
+   * transaction no concurrent write to these tables holds back (the loads are awaited first). If
+   * `tx` fails after this, the keys roll back with it, but then the replay has failed too.
    */
   restore(tx: SqlExecutor): Promise<void> {
     this.restored ??= (async () => {
