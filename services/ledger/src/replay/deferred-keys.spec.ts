@@ -6,11 +6,11 @@ import { ScratchSchema } from './scratch-schema.js';
 
 const TXN = '6f1c1a6e-0a5e-4c41-9d0e-3b7a2d6c8e01';
 
-/** A transaction row as the memory projection writes it (only its not-null columns). */
-const insertTransaction = (number: number, id = TXN) =>
+/** A transaction row as the memory projection writes it (only its not-null columns), always with id TXN: two are a duplicate key. */
+const insertTransaction = (number: number) =>
   `insert into rm_transactions (transaction_id, number, type, state, merchant_id, provider_id, infrastructure_id,
      form, external_id, amount_kurus, original_amount_kurus, customer, version, created_at, updated_at)
-   values ('${id}', ${number}, 'deposit', 'approved', 'm', 'p', 'i', 'h2h', 'e-${number}', 100, 100, '{}', 2,
+   values ('${TXN}', ${number}, 'deposit', 'approved', 'm', 'p', 'i', 'h2h', 'e-${number}', 100, 100, '{}', 2,
      now(), now())`;
 
 describe.each([
