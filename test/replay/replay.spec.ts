@@ -58,7 +58,7 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
     const report = await replay();
     // Read-only outside its scratch schema: no consumer moved, no callback was enqueued.
     expect((await w.app.db.query(consumers)).rows).toEqual(before);
-    expect(report.chain).toMatchObject({ brokenCount: 0, eventsChecked: Number(rows[0]!.n) });
+    expect(report.chain).toMatchObject({ brokenCount: 0, eventsChecked: Number(rows[0]!.n), spilled: false });
     expect(report.invariants).toEqual([]);
     if (report.comparison.skipped) throw new Error('comparison skipped');
     expect(report.comparison.differences).toEqual([]);
@@ -82,6 +82,13 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
     // The scratch schema is gone and no consumer moved.
     expect(await ownScratchSchemas(w.app.db)).toEqual([]);
     expect(w.receiver.received.length).toBeGreaterThanOrEqual(w.decisions - 1);
+
+    // The chain check bounded to 3 streams (every transaction is one) keeps the rest in a temporary
+    // table and comes to the same report.
+    const bounded = await replay({ maxStreamHeads: 3 });
+    expect(bounded.chain).toMatchObject({ brokenCount: 0, eventsChecked: report.chain.eventsChecked, spilled: true });
+    expect(bounded.ok).toBe(true);
+    expect(bounded.balances).toEqual(report.balances);
   });
 
   it('drops its scratch schema when it fails, even when asked to keep it (no report would name it)', async () => {
@@ -222,6 +229,10 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
         reason: 'hash_mismatch',
       });
       expect(report.ok).toBe(false);
+      // Found the same when the transaction's stream waited in the chain check's spill.
+      const bounded = await replay({ maxStreamHeads: 2 });
+      expect(bounded.chain.spilled).toBe(true);
+      expect(bounded.chain.broken).toEqual(report.chain.broken);
     } finally {
       await w.app.db.query(`update es_events set metadata = $2::jsonb where event_id = $1`, [
         target.event_id,

@@ -14,6 +14,8 @@ export * from './subscriptions/batch-statement.js';
 export * from './tokens.js';
 export * from './audit/audit-reader.js';
 export * from './audit/chain-check.js';
+export * from './audit/bounded-chain-check.js';
+export * from './audit/stream-head-spill.js';
 export * from './audit/audit-pass.js';
 // KurrentDB: types only here, the client loads on demand (see open-kurrentdb.ts).
 export * from './kurrentdb/open-kurrentdb.js';

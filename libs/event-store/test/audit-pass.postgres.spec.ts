@@ -66,7 +66,7 @@ async function runPass(
       events.push(...page.events);
     }
     await pass.finish({ heads: true });
-    return { thread: pass.thread, events, read, pages, broken, checked: pass.eventsChecked };
+    return { thread: pass.thread, events, read, pages, broken, checked: pass.eventsChecked, spilled: pass.spilled };
   } finally {
     await pass.close();
   }
@@ -135,6 +135,63 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
     expect(reader.checked).toBe(inline.checked);
     expect(reader.events).toEqual(inline.events);
     expect(reader.broken).toEqual(inline.broken);
+  });
+
+  it('holds at most maxStreamHeads streams: past them it spills to a temporary table and finds the same', async () => {
+    // 7 streams written round-robin: a bound of 2 spills them all on every page and puts each back
+    // before its next event; 11 events each, in pages of 3.
+    const streams = Array.from({ length: 7 }, (_, i) => `spill-${i}-${randomUUID()}`);
+    for (let round = 0; round < 11; round++) {
+      for (const [i, id] of streams.entries()) await store.append(id, [event({ round, i })], 'any');
+    }
+    const [edited, gap, nulled, cut, headEdited, emptied] = streams;
+    await db.query(`update es_events set data = '{"round":9}'::jsonb where stream_id = $1 and stream_version = 7`, [
+      edited,
+    ]);
+    await db.query(`delete from es_events where stream_id = $1 and stream_version = 5`, [gap]);
+    await db.query(`update es_events set hash = null where stream_id = $1 and stream_version = 8`, [nulled]);
+    await db.query(`delete from es_events where stream_id = $1 and stream_version >= 10`, [cut]);
+    await db.query(`update es_streams set head_hash = sha256('x') where stream_id = $1`, [headEdited]);
+    await db.query(`delete from es_events where stream_id = $1`, [emptied]);
+    const until = await auditHead(db);
+    const range = { readUntil: until, projectUntil: until };
+    const ours = (links: BrokenLink[]) => links.filter((l) => streams.includes(l.streamId));
+    // Head links come in es_streams' order from memory and by stream id from the spill's join.
+    const byKey = (links: BrokenLink[]) =>
+      [...links].sort((a, b) => `${a.streamId} ${a.streamVersion}`.localeCompare(`${b.streamId} ${b.streamVersion}`));
+
+    const unbounded = await runPass(db, 'inline', range);
+    expect(
+      ours(unbounded.broken)
+        .map((b) => `${streams.indexOf(b.streamId)} ${b.reason} ${b.streamVersion}`)
+        .sort(),
+    ).toEqual([
+      '0 hash_mismatch 7',
+      '1 version_gap 6',
+      '2 hash_mismatch 9',
+      '2 hash_missing 8',
+      '3 head_mismatch 11',
+      '4 head_mismatch 11',
+      '5 head_mismatch 11',
+    ]);
+    expect(unbounded.spilled).toBe(false);
+    for (const thread of ['inline', 'reader'] as const) {
+      const bounded = await runPass(db, thread, { ...range, maxStreamHeads: 2 });
+      expect(bounded.spilled).toBe(true);
+      expect(bounded.checked).toBe(unbounded.checked);
+      expect(bounded.events).toEqual(unbounded.events);
+      const pageLinks = (links: BrokenLink[]) => links.filter((l) => l.reason !== 'head_mismatch');
+      expect(pageLinks(bounded.broken)).toEqual(pageLinks(unbounded.broken));
+      expect(byKey(bounded.broken)).toEqual(byKey(unbounded.broken));
+    }
+    // Nothing is left behind: the spill's table lived in its own connection's temporary schema.
+    const { rows } = await db.query<{ n: number }>(
+      `select count(*)::int as n from pg_class where relname = 'tg_audit_stream_heads'`,
+    );
+    expect(rows[0]!.n).toBe(0);
+    expect(() => startAuditPass(db, { ...range, batchEvents: 3, onBroken: () => {}, maxStreamHeads: 0 })).toThrow(
+      /maxStreamHeads must be a positive integer/,
+    );
   });
 
   it('is chosen by default for a server from the built code, and needs a server', async () => {

@@ -2,14 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  BoundedChainCheck,
   MAX_PAGES_IN_FLIGHT,
   PostgresEventStore,
   START,
   auditHead,
   openPglite,
   readAuditBatch,
+  readStreamHeads,
+  settleHeadCheck,
+  spillOpenerFor,
+  startAuditPass,
   startChainCheck,
-  verifyHeads,
   type BrokenLink,
   type NewEvent,
   type SqlDatabase,
@@ -36,7 +40,7 @@ async function checkOnWorker(db: SqlDatabase, pageEvents: number, workerUrl = BU
       await check.submit(page);
     }
     await check.drain();
-    broken.push(...(await verifyHeads(db, check)));
+    broken.push(...(await settleHeadCheck(db, await check.checkHeads(() => readStreamHeads(db)))));
     return { broken, checked: check.eventsChecked, thread: check.thread };
   } finally {
     await check.close();
@@ -106,6 +110,98 @@ describe('chain check on a worker thread (PGlite)', () => {
     const defaultCheck = startChainCheck(() => undefined);
     expect(defaultCheck.thread).toBe('inline');
     await defaultCheck.close();
+  });
+
+  it('holds at most maxStreamHeads streams, the rest in a temporary table, and finds the same links', async () => {
+    const streams = Array.from({ length: 5 }, (_, i) => `spill-${i}-${randomUUID()}`);
+    for (let round = 0; round < 8; round++) {
+      for (const [i, id] of streams.entries()) await store.append(id, [event({ round, i })], 'any');
+    }
+    const [edited, gap, cut] = streams;
+    await db.query(`update es_events set data = '{"x":1}'::jsonb where stream_id = $1 and stream_version = 6`, [
+      edited,
+    ]);
+    await db.query(`delete from es_events where stream_id = $1 and stream_version = 3`, [gap]);
+    await db.query(`delete from es_events where stream_id = $1 and stream_version >= 7`, [cut]);
+    const unbounded = await verifyAll(db);
+    const pageLinks = (links: BrokenLink[]) => links.filter((l) => l.reason !== 'head_mismatch');
+    // Head links come in es_streams' order from memory and by stream id from the spill's join.
+    const byKey = (links: BrokenLink[]) =>
+      [...links].sort((a, b) => `${a.streamId} ${a.streamVersion}`.localeCompare(`${b.streamId} ${b.streamVersion}`));
+    expect(unbounded.broken.filter((l) => streams.includes(l.streamId)).map((l) => l.reason)).toEqual([
+      'version_gap',
+      'hash_mismatch',
+      'head_mismatch',
+    ]);
+
+    for (const pageEvents of [1, 4]) {
+      const check = new BoundedChainCheck(3, spillOpenerFor(db));
+      const broken: BrokenLink[] = [];
+      let mostHeld = 0;
+      const until = await auditHead(db);
+      try {
+        for (let after = START; ;) {
+          const page = await readAuditBatch(db, after, until, pageEvents);
+          if (page.length === 0) break;
+          after = page[page.length - 1]!.position;
+          await check.checkPage(page, (link) => broken.push(link));
+          mostHeld = Math.max(mostHeld, check.streamsHeld);
+        }
+        broken.push(...(await settleHeadCheck(db, await check.checkHeads(() => readStreamHeads(db)))));
+      } finally {
+        await check.close();
+      }
+      expect(check.spilled).toBe(true);
+      // The bound, plus at most one page's new streams before the page's eviction.
+      expect(mostHeld).toBeLessThanOrEqual(3 + pageEvents);
+      expect(check.eventsChecked).toBe(unbounded.checked);
+      expect(pageLinks(broken)).toEqual(pageLinks(unbounded.broken));
+      expect(byKey(broken)).toEqual(byKey(unbounded.broken));
+    }
+    // Closed, the spill leaves no table in PGlite's one session.
+    const { rows } = await db.query<{ n: number }>(
+      `select count(*)::int as n from pg_class where relname = 'tg_audit_stream_heads'`,
+    );
+    expect(rows[0]!.n).toBe(0);
+
+    // The worker thread has no database: past its bound it fails the check, never runs on unbounded.
+    await expect(
+      (async () => {
+        const check = startChainCheck(() => undefined, {
+          thread: 'worker',
+          workerUrl: BUILT_WORKER,
+          maxStreamHeads: 3,
+        });
+        try {
+          const until = await auditHead(db);
+          await check.submit(await readAuditBatch(db, START, until, 1_000));
+          await check.drain();
+        } finally {
+          await check.close();
+        }
+      })(),
+    ).rejects.toThrow(/more than 3 streams, and no database on this thread/);
+
+    // So a pass over a store with more streams than half its bound checks on the calling thread.
+    const until = await auditHead(db);
+    const broken: BrokenLink[] = [];
+    const pass = startAuditPass(db, {
+      readUntil: until,
+      projectUntil: until,
+      batchEvents: 4,
+      onBroken: (link) => broken.push(link),
+      thread: 'worker',
+      maxStreamHeads: 3,
+    });
+    try {
+      while (await pass.next());
+      await pass.finish({ heads: true });
+    } finally {
+      await pass.close();
+    }
+    expect(pass.thread).toBe('inline');
+    expect(pass.spilled).toBe(true);
+    expect(byKey(broken)).toEqual(byKey(unbounded.broken));
   });
 
   it('fails the pass, never passes it, when the worker dies', async () => {

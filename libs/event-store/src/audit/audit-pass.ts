@@ -3,8 +3,10 @@ import type { BrokenLink } from '../store/event-chain.js';
 import { START, comparePositions, type GlobalPosition } from '../store/event-store.js';
 import { postgresConnectionOf } from '../sql/postgres-database.js';
 import type { SqlDatabase } from '../sql/sql-database.js';
-import { readAuditBatch, settleHeadCheck, verifyHeads, type AuditRow } from './audit-reader.js';
-import { startChainCheck, type PagedChainCheck } from './chain-check.js';
+import { readAuditBatch, readStreamHeads, settleHeadCheck, type AuditRow } from './audit-reader.js';
+import { DEFAULT_MAX_STREAM_HEADS } from './bounded-chain-check.js';
+import { defaultChainThread, startChainCheck, type PagedChainCheck } from './chain-check.js';
+import { spillOpenerFor } from './stream-head-spill.js';
 import { rowsOfFields, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
 
 /**
@@ -31,6 +33,8 @@ export interface AuditPass {
    */
   finish(options: { heads: boolean }): Promise<void>;
   readonly eventsChecked: number;
+  /** After the last page: whether the chain check held more than maxStreamHeads streams and spilled the rest. */
+  readonly spilled: boolean;
   /** Stops reading (idempotent; also after a failure or midway). */
   close(): Promise<void>;
 }
@@ -52,6 +56,11 @@ export interface AuditPassOptions {
   thread?: 'reader' | 'worker' | 'inline';
   /** The reader's script (tests run the built one from the sources). */
   readerUrl?: URL;
+  /**
+   * Streams the chain check holds in memory (DEFAULT_MAX_STREAM_HEADS, about 225 bytes each); past
+   * them it keeps the least recently seen in a temporary table (bounded-chain-check.ts).
+   */
+  maxStreamHeads?: number;
 }
 
 /**
@@ -68,6 +77,10 @@ export function startAuditPass(db: SqlDatabase, options: AuditPassOptions): Audi
   if (comparePositions(options.projectUntil, options.readUntil) > 0) {
     throw new RangeError('audit pass: projectUntil is past readUntil');
   }
+  const maxStreamHeads = options.maxStreamHeads ?? DEFAULT_MAX_STREAM_HEADS;
+  if (!Number.isInteger(maxStreamHeads) || maxStreamHeads < 1) {
+    throw new RangeError(`audit pass: maxStreamHeads must be a positive integer, got ${maxStreamHeads}`);
+  }
   const connection = postgresConnectionOf(db);
   const canRead = connection !== undefined && (!FROM_SOURCES || options.readerUrl !== undefined);
   const thread = options.thread ?? (canRead ? 'reader' : undefined);
@@ -79,30 +92,41 @@ export function startAuditPass(db: SqlDatabase, options: AuditPassOptions): Audi
       projectUntil: options.projectUntil,
       batchEvents: options.batchEvents,
       pagesAhead: READER_PAGES_AHEAD,
+      maxStreamHeads,
     });
   }
-  return new LocalAuditPass(db, options, startChainCheck(options.onBroken, thread ? { thread } : {}));
+  return new LocalAuditPass(db, options, defaultChainThread(thread ? { thread } : {}), maxStreamHeads);
 }
 
 /** Pages read on this thread, one read ahead; the chains checked where chain-check.ts runs them. */
 class LocalAuditPass implements AuditPass {
   private nextPage: Promise<AuditRow[]>;
   private ended = false;
+  private readonly chain: Promise<PagedChainCheck>;
+  private started: PagedChainCheck | undefined;
 
   constructor(
     private readonly db: SqlDatabase,
     private readonly options: AuditPassOptions,
-    private readonly chain: PagedChainCheck,
+    private chainThread: 'worker' | 'inline',
+    maxStreamHeads: number,
   ) {
+    this.chain = this.startChain(maxStreamHeads);
+    // Awaited by next/finish/close; a failure before then must not become an unhandled rejection.
+    this.chain.catch(() => undefined);
     this.nextPage = this.read(START);
   }
 
   get thread(): 'worker' | 'inline' {
-    return this.chain.thread;
+    return this.chainThread;
   }
 
   get eventsChecked(): number {
-    return this.chain.eventsChecked;
+    return this.started?.eventsChecked ?? 0;
+  }
+
+  get spilled(): boolean {
+    return this.started?.spilled ?? false;
   }
 
   async next(): Promise<AuditPage | undefined> {
@@ -114,20 +138,40 @@ class LocalAuditPass implements AuditPass {
     }
     // Read the next page while this one is projected (a pool has connections to spare).
     this.nextPage = this.read(batch[batch.length - 1]!.position);
-    await this.chain.submit(batch);
+    await (await this.chain).submit(batch);
     const events: AuditRow[] = [];
     for (const row of batch) if (comparePositions(row.position, this.options.projectUntil) <= 0) events.push(row);
     return { read: batch.length, events };
   }
 
   async finish({ heads }: { heads: boolean }): Promise<void> {
-    await this.chain.drain();
-    if (heads) for (const link of await verifyHeads(this.db, this.chain)) this.options.onBroken(link);
+    const chain = await this.chain;
+    await chain.drain();
+    if (!heads) return;
+    const check = await chain.checkHeads(() => readStreamHeads(this.db));
+    for (const link of await settleHeadCheck(this.db, check)) this.options.onBroken(link);
   }
 
   async close(): Promise<void> {
     await this.nextPage.catch(() => undefined);
-    await this.chain.close();
+    await (await this.chain.catch(() => undefined))?.close();
+  }
+
+  /**
+   * The worker thread has no database to spill to, so a store with more streams than half the
+   * bound (the other half for streams without a record, or written meanwhile) is checked here.
+   */
+  private async startChain(maxStreamHeads: number): Promise<PagedChainCheck> {
+    if (this.chainThread === 'worker') {
+      const { rows } = await this.db.query<{ n: string }>(`select count(*)::text as n from es_streams`);
+      if (Number(rows[0]!.n) > maxStreamHeads / 2) this.chainThread = 'inline';
+    }
+    this.started = startChainCheck(this.options.onBroken, {
+      thread: this.chainThread,
+      maxStreamHeads,
+      spill: spillOpenerFor(this.db),
+    });
+    return this.started;
   }
 
   private read(after: GlobalPosition): Promise<AuditRow[]> {
@@ -147,6 +191,7 @@ class ReaderAuditPass implements AuditPass {
   private failure: Error | undefined;
   private ended = false;
   private checked = 0;
+  private spilledHeads = false;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -166,11 +211,16 @@ class ReaderAuditPass implements AuditPass {
     return this.checked;
   }
 
+  get spilled(): boolean {
+    return this.spilledHeads;
+  }
+
   async next(): Promise<AuditPage | undefined> {
     if (this.ended) return undefined;
     const message = await this.take();
     if (message.kind === 'end') {
       this.ended = true;
+      this.spilledHeads = message.spilled;
       return undefined;
     }
     if (message.kind !== 'page') throw this.fail(new Error(`audit read: a ${message.kind} message instead of a page`));

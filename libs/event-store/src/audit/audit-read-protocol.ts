@@ -16,6 +16,8 @@ export interface ReaderSettings {
   batchEvents: number;
   /** Pages sent and not yet taken, at most. */
   pagesAhead: number;
+  /** Streams the chain check holds before it spills (bounded-chain-check.ts). */
+  maxStreamHeads: number;
 }
 
 export type ToReader = { kind: 'taken' } | { kind: 'heads' };
@@ -23,7 +25,8 @@ export type ToReader = { kind: 'taken' } | { kind: 'heads' };
 export type FromReader =
   /** `read` events checked; `fields` the ones up to projectUntil; `broken` the page's links, in order. */
   | { kind: 'page'; read: number; fields: unknown[]; broken: BrokenLink[] }
-  | { kind: 'end' }
+  /** After the last page; `spilled`: the chain check held more than maxStreamHeads streams. */
+  | { kind: 'end'; spilled: boolean }
   | { kind: 'heads'; result: HeadCheck }
   | { kind: 'failed'; message: string };
 

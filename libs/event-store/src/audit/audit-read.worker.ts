@@ -1,18 +1,20 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { ChainVerifier, type BrokenLink } from '../store/event-chain.js';
+import type { BrokenLink } from '../store/event-chain.js';
 import { START, comparePositions } from '../store/event-store.js';
 import { postgresPoolConfig } from '../sql/postgres-database.js';
 import { PreparedStatementNames } from '../sql/prepared-statement-names.js';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { readAuditBatch, readStreamHeads } from './audit-reader.js';
+import { BoundedChainCheck } from './bounded-chain-check.js';
+import { openServerSpill } from './stream-head-spill.js';
 import { pushRowFields, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
 
 /**
  * An audit pass's reader (audit-pass.ts starts it): reads the store's pages in global order on
  * connections of its own (one read ahead), checks each event's hash chain and sends the events to
  * project, at most `pagesAhead` pages before the pass has taken them; then, when asked, checks the
- * recorded stream heads.
+ * recorded stream heads. Past `maxStreamHeads` streams the check spills on a third connection.
  */
 if (!parentPort) throw new Error('audit-read.worker runs as a worker thread');
 const port = parentPort;
@@ -33,7 +35,7 @@ const db: SqlExecutor = {
   },
 };
 
-const verifier = new ChainVerifier();
+const chain = new BoundedChainCheck(settings.maxStreamHeads, () => openServerSpill(settings.connection));
 let credit = settings.pagesAhead;
 let creditReturned: (() => void) | undefined;
 
@@ -66,23 +68,23 @@ async function readAll(): Promise<void> {
     next.catch(() => undefined);
     const fields: unknown[] = [];
     const broken: BrokenLink[] = [];
+    await chain.checkPage(batch, (link) => broken.push(link));
     // Pages come in global order: a page that ends by projectUntil is projected whole, so only a
     // page across it compares each event's position (two BigInt parses each).
     const whole = comparePositions(batch[batch.length - 1]!.position, settings.projectUntil) <= 0;
     for (const row of batch) {
-      const link = verifier.accept(row);
-      if (link) broken.push(link);
       if (whole || comparePositions(row.position, settings.projectUntil) <= 0) pushRowFields(fields, row);
     }
     while (credit === 0) await new Promise<void>((resolve) => (creditReturned = resolve));
     credit -= 1;
     send({ kind: 'page', read: batch.length, fields, broken });
   }
-  send({ kind: 'end' });
+  send({ kind: 'end', spilled: chain.spilled });
 }
 
 async function checkHeads(): Promise<void> {
-  const result = verifier.checkHeads(await readStreamHeads(db));
+  const result = await chain.checkHeads(() => readStreamHeads(db));
+  await chain.close();
   await pool.end();
   send({ kind: 'heads', result });
 }

@@ -1,4 +1,4 @@
-import type { AuditedEvent, BrokenLink } from '../store/event-chain.js';
+import type { AuditedEvent, BrokenLink, HeadFindings, RecordedHead } from '../store/event-chain.js';
 
 /**
  * Messages between the replay's thread and the chain-check worker (chain-check.worker.ts). A page
@@ -8,11 +8,14 @@ import type { AuditedEvent, BrokenLink } from '../store/event-chain.js';
  */
 export const FIELDS_PER_EVENT = 9;
 
-export type StreamHead = { streamId: string; version: number; headHash: string | null };
-export type HeadCheck = {
-  broken: BrokenLink[];
-  unseen: Array<{ streamId: string; seenVersion: number; recordedVersion: number }>;
-};
+export type StreamHead = RecordedHead;
+
+/** The worker's workerData. */
+export interface WorkerSettings {
+  /** Streams the worker's check may hold: it cannot spill, so past them it fails (bounded-chain-check.ts). */
+  maxStreamHeads: number;
+}
+export type HeadCheck = HeadFindings;
 
 /** A broken link without its position (the sender keeps the page's positions), and its index in the page. */
 export type PageLink = Omit<BrokenLink, 'position'> & { index: number };

@@ -1,7 +1,15 @@
 import { Worker } from 'node:worker_threads';
-import { ChainVerifier, type AuditedEvent, type BrokenLink } from '../store/event-chain.js';
+import type { AuditedEvent, BrokenLink } from '../store/event-chain.js';
 import type { GlobalPosition } from '../store/event-store.js';
-import { pageFields, type FromWorker, type HeadCheck, type StreamHead, type ToWorker } from './chain-check-protocol.js';
+import { BoundedChainCheck, DEFAULT_MAX_STREAM_HEADS, cannotSpill, type OpenedSpill } from './bounded-chain-check.js';
+import {
+  pageFields,
+  type FromWorker,
+  type HeadCheck,
+  type StreamHead,
+  type ToWorker,
+  type WorkerSettings,
+} from './chain-check-protocol.js';
 
 export type { HeadCheck, StreamHead } from './chain-check-protocol.js';
 
@@ -20,9 +28,11 @@ export interface PagedChainCheck {
   submit(rows: readonly AuditedEvent[]): Promise<void>;
   /** Resolves once every queued page was checked (its broken links reported). */
   drain(): Promise<void>;
-  /** ChainVerifier.checkHeads, after drain. */
-  checkHeads(heads: readonly StreamHead[]): Promise<HeadCheck>;
+  /** ChainVerifier.checkHeads, after drain; `readHeads` gives every recorded head (not called once spilled). */
+  checkHeads(readHeads: () => Promise<readonly StreamHead[]>): Promise<HeadCheck>;
   readonly eventsChecked: number;
+  /** Whether streams past the bound went to the spill (never on the worker thread, which cannot). */
+  readonly spilled: boolean;
   readonly thread: 'worker' | 'inline';
   /** Stops the worker (idempotent; also after a failure). */
   close(): Promise<void>;
@@ -36,6 +46,13 @@ export interface ChainCheckOptions {
   thread?: 'worker' | 'inline';
   /** The worker's script (tests run the built one from the sources). */
   workerUrl?: URL;
+  /** Streams held before the check spills (DEFAULT_MAX_STREAM_HEADS). */
+  maxStreamHeads?: number;
+  /**
+   * Where streams past the bound go (bounded-chain-check.ts). Only the calling thread can spill:
+   * without a spill, or on the worker thread, a check past the bound fails.
+   */
+  spill?: () => Promise<OpenedSpill>;
 }
 
 const WORKER_URL = new URL('./chain-check.worker.js', import.meta.url);
@@ -47,40 +64,50 @@ export function startChainCheck(
   onBroken: (link: BrokenLink) => void,
   options: ChainCheckOptions = {},
 ): PagedChainCheck {
-  const thread = options.thread ?? (FROM_SOURCES && !options.workerUrl ? 'inline' : 'worker');
-  return thread === 'inline'
-    ? new InlineChainCheck(onBroken)
-    : new WorkerChainCheck(onBroken, options.workerUrl ?? WORKER_URL);
+  const maxStreamHeads = options.maxStreamHeads ?? DEFAULT_MAX_STREAM_HEADS;
+  return defaultChainThread(options) === 'inline'
+    ? new InlineChainCheck(
+        onBroken,
+        new BoundedChainCheck(maxStreamHeads, options.spill ?? cannotSpill(maxStreamHeads)),
+      )
+    : new WorkerChainCheck(onBroken, options.workerUrl ?? WORKER_URL, { maxStreamHeads });
+}
+
+/** The thread startChainCheck runs a check on. */
+export function defaultChainThread(options: Pick<ChainCheckOptions, 'thread' | 'workerUrl'>): 'worker' | 'inline' {
+  return options.thread ?? (FROM_SOURCES && !options.workerUrl ? 'inline' : 'worker');
 }
 
 class InlineChainCheck implements PagedChainCheck {
   readonly thread = 'inline';
-  private readonly verifier = new ChainVerifier();
 
-  constructor(private readonly onBroken: (link: BrokenLink) => void) {}
+  constructor(
+    private readonly onBroken: (link: BrokenLink) => void,
+    private readonly chain: BoundedChainCheck,
+  ) {}
 
   submit(rows: readonly AuditedEvent[]): Promise<void> {
-    for (const row of rows) {
-      const link = this.verifier.accept(row);
-      if (link) this.onBroken(link);
-    }
-    return Promise.resolve();
+    return this.chain.checkPage(rows, (link) => this.onBroken(link));
   }
 
   drain(): Promise<void> {
     return Promise.resolve();
   }
 
-  checkHeads(heads: readonly StreamHead[]): Promise<HeadCheck> {
-    return Promise.resolve(this.verifier.checkHeads(heads));
+  checkHeads(readHeads: () => Promise<readonly StreamHead[]>): Promise<HeadCheck> {
+    return this.chain.checkHeads(readHeads);
   }
 
   get eventsChecked(): number {
-    return this.verifier.eventsChecked;
+    return this.chain.eventsChecked;
+  }
+
+  get spilled(): boolean {
+    return this.chain.spilled;
   }
 
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.chain.close();
   }
 }
 
@@ -95,6 +122,7 @@ interface Outstanding {
 
 class WorkerChainCheck implements PagedChainCheck {
   readonly thread = 'worker';
+  readonly spilled = false;
   private readonly worker: Worker;
   private readonly outstanding: Outstanding[] = [];
   private pagesInFlight = 0;
@@ -104,8 +132,9 @@ class WorkerChainCheck implements PagedChainCheck {
   constructor(
     private readonly onBroken: (link: BrokenLink) => void,
     script: URL,
+    settings: WorkerSettings,
   ) {
-    this.worker = new Worker(script);
+    this.worker = new Worker(script, { workerData: settings });
     this.worker.on('message', (message: FromWorker) => this.answer(message));
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`chain check: the worker exited (code ${code})`)));
@@ -131,8 +160,8 @@ class WorkerChainCheck implements PagedChainCheck {
     if (this.failure) throw this.failure;
   }
 
-  async checkHeads(heads: readonly StreamHead[]): Promise<HeadCheck> {
-    return (await this.send({ kind: 'heads', heads: [...heads] }, null)) as HeadCheck;
+  async checkHeads(readHeads: () => Promise<readonly StreamHead[]>): Promise<HeadCheck> {
+    return (await this.send({ kind: 'heads', heads: [...(await readHeads())] }, null)) as HeadCheck;
   }
 
   get eventsChecked(): number {

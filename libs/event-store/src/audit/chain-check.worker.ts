@@ -1,35 +1,47 @@
-import { parentPort } from 'node:worker_threads';
-import { ChainVerifier } from '../store/event-chain.js';
-import { pageEvents, type FromWorker, type PageLink, type ToWorker } from './chain-check-protocol.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { BoundedChainCheck, cannotSpill } from './bounded-chain-check.js';
+import {
+  pageEvents,
+  type FromWorker,
+  type PageLink,
+  type ToWorker,
+  type WorkerSettings,
+} from './chain-check-protocol.js';
 
 /**
  * The replay's hash-chain check on a thread of its own (chain-check.ts starts it): the same
- * ChainVerifier, fed the pages in global order, answering each message in order.
+ * ChainVerifier, fed the pages in global order, answering each message in order. It has no
+ * database, so it holds at most `maxStreamHeads` streams and fails past them (a pass over a store
+ * with more streams checks on the calling thread, which can spill: audit-pass.ts).
  */
 if (!parentPort) throw new Error('chain-check.worker runs as a worker thread');
 const port = parentPort;
-const verifier = new ChainVerifier();
+const { maxStreamHeads } = workerData as WorkerSettings;
+const chain = new BoundedChainCheck(maxStreamHeads, cannotSpill(maxStreamHeads));
 const STAND_IN = Object.freeze({ commitXid: '0', seq: '0' });
 
+async function answer(message: ToWorker): Promise<FromWorker> {
+  if (message.kind === 'heads')
+    return { kind: 'heads', result: await chain.checkHeads(() => Promise.resolve(message.heads)) };
+  const events = pageEvents(message.fields, STAND_IN);
+  const broken: PageLink[] = [];
+  await chain.checkPage(events, (link, index) => {
+    const { position: _standIn, ...rest } = link;
+    broken.push({ ...rest, index });
+  });
+  return { kind: 'page', checked: events.length, broken };
+}
+
+// One message at a time, in the order they came: the check is async only where it fails.
+let previous: Promise<void> = Promise.resolve();
 port.on('message', (message: ToWorker) => {
-  let reply: FromWorker;
-  try {
-    if (message.kind === 'page') {
-      const events = pageEvents(message.fields, STAND_IN);
-      const broken: PageLink[] = [];
-      for (let index = 0; index < events.length; index++) {
-        const link = verifier.accept(events[index]!);
-        if (link) {
-          const { position: _standIn, ...rest } = link;
-          broken.push({ ...rest, index });
-        }
-      }
-      reply = { kind: 'page', checked: events.length, broken };
-    } else {
-      reply = { kind: 'heads', result: verifier.checkHeads(message.heads) };
+  previous = previous.then(async () => {
+    let reply: FromWorker;
+    try {
+      reply = await answer(message);
+    } catch (error) {
+      reply = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
     }
-  } catch (error) {
-    reply = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
-  }
-  port.postMessage(reply);
+    port.postMessage(reply);
+  });
 });

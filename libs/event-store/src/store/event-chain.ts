@@ -171,19 +171,49 @@ export interface BrokenLink {
   actual: string;
 }
 
+/** What the verifier holds of a stream: its last version seen and that event's stored hash (hex, as carried on). */
+export interface StreamSeen {
+  version: number;
+  hashHex: string;
+}
+
+/** A stream's recorded head (es_streams), as the head check reads it. */
+export interface RecordedHead {
+  streamId: string;
+  version: number;
+  headHash: string | null;
+}
+
+/** The head check's findings: broken heads, and streams recorded ahead of what was read (told apart later). */
+export interface HeadFindings {
+  broken: BrokenLink[];
+  unseen: Array<{ streamId: string; seenVersion: number; recordedVersion: number }>;
+}
+
 /**
  * Checks chains while events stream past in global order (which is version order per stream). A
  * broken event is reported once; the chain then continues from its stored hash, so an edited event
  * names itself and not every event after it.
+ *
+ * It holds one StreamSeen per stream (about 225 bytes with its key). A caller that bounds that
+ * (audit/bounded-chain-check.ts) hands the oldest out with `evictOldest` and puts them back with
+ * `restore` before the stream's next event; from the first eviction on, every event renews its
+ * stream's place, so the ones handed out are the least recently seen.
  */
 export class ChainVerifier {
   /** Per stream: the last version seen and its stored hash (hex; GENESIS_HASH_HEX when it had none). */
-  private readonly heads = new Map<string, { version: number; hashHex: string }>();
+  private readonly heads = new Map<string, StreamSeen>();
   private checked = 0;
+  /** Set at the first eviction: the Map's order becomes recency (a delete and set per event). */
+  private recencyOrder = false;
 
   accept(event: AuditedEvent): BrokenLink | undefined {
     this.checked += 1;
     let head = this.heads.get(event.streamId);
+    if (head && this.recencyOrder) {
+      this.heads.delete(event.streamId);
+      this.heads.set(event.streamId, head);
+    }
     const previousHex = head?.hashHex ?? GENESIS_HASH_HEX;
     const expectedVersion = (head?.version ?? 0) + 1;
     // The stored hash is carried on, broken or not, so an edited event names itself only.
@@ -219,36 +249,64 @@ export class ChainVerifier {
     return this.checked;
   }
 
+  /** Streams held now. */
+  get streamsHeld(): number {
+    return this.heads.size;
+  }
+
+  holds(streamId: string): boolean {
+    return this.heads.has(streamId);
+  }
+
+  /** Every stream held, least recently seen first (the bounded check writes them out at the end). */
+  held(): IterableIterator<[string, StreamSeen]> {
+    return this.heads.entries();
+  }
+
+  /**
+   * Hands out and forgets the `count` least recently seen streams (first seen, before the first
+   * eviction). What a stream's next event is checked against must be put back first (`restore`).
+   */
+  evictOldest(count: number): Array<[string, StreamSeen]> {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError(`evictOldest: a count, got ${count}`);
+    this.recencyOrder = true;
+    const evicted: Array<[string, StreamSeen]> = [];
+    for (const entry of this.heads) {
+      if (evicted.length === count) break;
+      evicted.push(entry);
+    }
+    for (const [streamId] of evicted) this.heads.delete(streamId);
+    return evicted;
+  }
+
+  /** Puts back a stream handed out by evictOldest, as the most recently seen. */
+  restore(streamId: string, seen: StreamSeen): void {
+    if (this.heads.has(streamId)) throw new Error(`restore: stream ${streamId} is held already`);
+    this.heads.set(streamId, { version: seen.version, hashHex: seen.hashHex });
+  }
+
   /**
    * Compares the streams' recorded heads (es_streams) with what the events gave. A stream whose
    * recorded version is ahead of what was read is either still being written (its events exist now)
    * or lost its tail: `unseen` lists those for the caller to tell apart (countEventsAfter).
    */
-  checkHeads(heads: Iterable<{ streamId: string; version: number; headHash: string | null }>): {
-    broken: BrokenLink[];
-    unseen: Array<{ streamId: string; seenVersion: number; recordedVersion: number }>;
-  } {
-    const broken: BrokenLink[] = [];
-    const unseen: Array<{ streamId: string; seenVersion: number; recordedVersion: number }> = [];
-    for (const h of heads) {
-      const seen = this.heads.get(h.streamId);
-      const seenVersion = seen?.version ?? 0;
-      const seenHash = seen?.hashHex ?? null;
-      if (h.version > seenVersion) {
-        unseen.push({ streamId: h.streamId, seenVersion, recordedVersion: h.version });
-      } else if (h.version < seenVersion || (h.version > 0 && seenHash !== h.headHash)) {
-        broken.push(
-          headMismatch(
-            h.streamId,
-            h.version,
-            `version ${h.version} head ${h.headHash ?? 'null'}`,
-            seenVersion,
-            seenHash,
-          ),
-        );
-      }
-    }
-    return { broken, unseen };
+  checkHeads(heads: Iterable<RecordedHead>): HeadFindings {
+    const findings: HeadFindings = { broken: [], unseen: [] };
+    for (const h of heads) classifyHead(h, this.heads.get(h.streamId), findings);
+    return findings;
+  }
+}
+
+/** One recorded head against what the pass saw of its stream (nothing: never seen), into `findings`. */
+export function classifyHead(h: RecordedHead, seen: StreamSeen | undefined, findings: HeadFindings): void {
+  const seenVersion = seen?.version ?? 0;
+  const seenHash = seen?.hashHex ?? null;
+  if (h.version > seenVersion) {
+    findings.unseen.push({ streamId: h.streamId, seenVersion, recordedVersion: h.version });
+  } else if (h.version < seenVersion || (h.version > 0 && seenHash !== h.headHash)) {
+    findings.broken.push(
+      headMismatch(h.streamId, h.version, `version ${h.version} head ${h.headHash ?? 'null'}`, seenVersion, seenHash),
+    );
   }
 }
 

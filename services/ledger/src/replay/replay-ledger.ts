@@ -46,6 +46,11 @@ export interface ReplayOptions {
   batchEvents?: number;
   /** Default `memory`. */
   projector?: ReplayProjector;
+  /**
+   * Streams the chain check holds in memory (the event store's DEFAULT_MAX_STREAM_HEADS, about 225
+   * bytes each); past them the least recently seen wait in a temporary table.
+   */
+  maxStreamHeads?: number;
   /** Memory projector's bound on rows held before a flush (default MAX_HELD_ROWS). */
   maxHeldRows?: number;
   /** Memory projector's write-behind threshold (default SETTLED_FLUSH_ROWS, at most maxHeldRows). */
@@ -84,7 +89,14 @@ export interface ReplayReport {
   until: ReplayUntil | null;
   merchant: { merchantId: string; name: string } | null;
   events: { read: number; projected: number; seconds: number; perSecond: number };
-  chain: { eventsChecked: number; broken: BrokenLink[]; firstBroken: BrokenLink | null; brokenCount: number };
+  chain: {
+    eventsChecked: number;
+    broken: BrokenLink[];
+    firstBroken: BrokenLink | null;
+    brokenCount: number;
+    /** The check held more streams than maxStreamHeads and kept the rest in a temporary table. */
+    spilled: boolean;
+  };
   comparison: (DiffResult & { skipped: false }) | { skipped: true; reason: string };
   invariants: InvariantViolation[];
   balances: MerchantBalance[];
@@ -127,7 +139,13 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
   let projected = 0;
   // Reading and the chain check run beside this thread's projection (audit-pass.ts says where). The
   // pass starts first: its reader's start and first pages, and the count, overlap the scratch DDL.
-  const pass = startAuditPass(db, { readUntil, projectUntil, batchEvents, onBroken });
+  const pass = startAuditPass(db, {
+    readUntil,
+    projectUntil,
+    batchEvents,
+    onBroken,
+    ...(options.maxStreamHeads !== undefined ? { maxStreamHeads: options.maxStreamHeads } : {}),
+  });
   let scratch: ScratchSchema | undefined;
   let memory: MemoryProjection | undefined;
   let reported = false;
@@ -205,7 +223,13 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       until: options.until ?? null,
       merchant,
       events: { read: eventsRead, projected, seconds, perSecond: seconds > 0 ? Math.round(eventsRead / seconds) : 0 },
-      chain: { eventsChecked: pass.eventsChecked, broken, firstBroken: broken[0] ?? null, brokenCount },
+      chain: {
+        eventsChecked: pass.eventsChecked,
+        broken,
+        firstBroken: broken[0] ?? null,
+        brokenCount,
+        spilled: pass.spilled,
+      },
       comparison,
       invariants,
       balances,
