@@ -331,6 +331,13 @@ describe.each(ENGINES)('replay and audit (%s)', (engine: Engine) => {
     expect({ status: viaSql.status, stderr: viaSql.stderr }).toMatchObject({ status: 0 });
     expect(viaSql.report).toMatchObject({ ok: true, projector: 'sql', memoryProjection: null });
     expect(cli([...args, '--projector', 'fast'], env).status).toBe(2);
+    // The built reader (a server) and the calling thread (PGlite) spill past a bound of 2 streams.
+    const bounded = cli([...args, '--max-stream-heads', '2'], env);
+    expect({ status: bounded.status, stderr: bounded.stderr }).toMatchObject({ status: 0 });
+    expect(bounded.report).toMatchObject({ ok: true, chain: { brokenCount: 0, spilled: true } });
+    expect(bounded.report?.chain.eventsChecked).toBe(clean.report?.chain.eventsChecked);
+    expect(clean.report?.chain.spilled).toBe(false);
+    expect(cli([...args, '--max-stream-heads', '0'], env).status).toBe(2);
 
     const narrow = cli([...args, '--merchant', 'Acme', '--until', w.midway.at], env);
     expect({ status: narrow.status, stderr: narrow.stderr }).toMatchObject({ status: 0 });

@@ -37,16 +37,20 @@ export interface ReplayCliOptions {
   dataDir?: string;
   progress: boolean;
   projector: ReplayProjector;
+  /** The chain check's bound on streams held in memory (replayLedger's maxStreamHeads). */
+  maxStreamHeads?: number;
 }
 
 export const REPLAY_USAGE = `usage: transfergate replay [--until <ISO time|xid:seq|seq>] [--merchant <id|name>] [--json] [--no-progress]
-                          [--projector memory|sql] [--database-url postgres://…] [--schema <name>] [--data-dir <dir>]
+                          [--projector memory|sql] [--max-stream-heads <n>] [--database-url postgres://…] [--schema <name>]
+                          [--data-dir <dir>]
   Reads the event store of --database-url or DATABASE_URL (schema: --schema or DATABASE_SCHEMA), else the
   PGlite data in --data-dir or DATA_DIR (default ./data; stop the server first, PGlite serves one process), rebuilds the read
   models into a scratch schema, verifies the hash chains, compares with the live read models and checks
   the ledger invariants. Exit 0 when all hold; 3 broken chain, 4 read models differ, 5 invariant violated,
   2 usage, 1 failure. --projector sql rebuilds with the live projector event by event (slow; the
-  reference the default in-memory projection is checked against).`;
+  reference the default in-memory projection is checked against). --max-stream-heads (default 1000000, about
+  225 bytes each) bounds the streams the chain check holds in memory; past it the rest wait in a temporary table.`;
 
 export function parseReplayArgs(args: string[]): ReplayCliOptions {
   let values;
@@ -62,6 +66,7 @@ export function parseReplayArgs(args: string[]): ReplayCliOptions {
         'data-dir': { type: 'string' },
         'no-progress': { type: 'boolean', default: false },
         projector: { type: 'string', default: 'memory' },
+        'max-stream-heads': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
@@ -74,7 +79,12 @@ export function parseReplayArgs(args: string[]): ReplayCliOptions {
   if (!REPLAY_PROJECTORS.includes(projector)) {
     throw new ReplayCliError(`--projector must be ${REPLAY_PROJECTORS.join(' or ')} (got "${values.projector}")`);
   }
+  const heads = values['max-stream-heads'];
+  if (heads !== undefined && !/^[1-9]\d{0,9}$/.test(heads)) {
+    throw new ReplayCliError(`--max-stream-heads must be a whole number from 1 to 9999999999 (got "${heads}")`);
+  }
   return {
+    ...(heads !== undefined ? { maxStreamHeads: Number(heads) } : {}),
     ...(values.until !== undefined ? { until: parseUntil(values.until) } : {}),
     ...(values.merchant !== undefined ? { merchant: values.merchant } : {}),
     ...(values.schema !== undefined ? { schema: values.schema } : {}),
@@ -245,6 +255,7 @@ export async function runReplayCommand(
     const report = await replayLedger({
       db,
       projector: options.projector,
+      ...(options.maxStreamHeads !== undefined ? { maxStreamHeads: options.maxStreamHeads } : {}),
       ...(options.until ? { until: options.until } : {}),
       ...(options.merchant ? { merchant: options.merchant } : {}),
       signal: abort.signal,
