@@ -27,7 +27,7 @@ export interface OpenedSpill {
  * are looked up there and put back, so every event is checked against exactly what an unbounded
  * verifier would have held; at the end the held ones are written out too and the recorded heads
  * are checked by a join in the database. Below the bound nothing differs from ChainVerifier's work:
- * no lookup, no write, no connection. It holds at most `maxStreams` plus one page's new streams.
+ * no lookup, no write, no connection. It holds at most `maxStreams` plus the streams of one page.
  */
 export class BoundedChainCheck {
   private readonly verifier = new ChainVerifier();
@@ -68,6 +68,7 @@ export class BoundedChainCheck {
       this.spilledAny = true;
       const keep = this.maxStreams - Math.floor(this.maxStreams / 10);
       await this.opened.spill.write(this.verifier.evictOldest(this.verifier.streamsHeld - keep));
+      if (this.verifier.streamsHeld !== keep) throw new Error('bounded chain check: the eviction missed its mark');
     }
   }
 
