@@ -9,13 +9,13 @@ import type { AuditedEvent, BrokenLink, HeadFindings, RecordedHead } from '../st
 export const FIELDS_PER_EVENT = 9;
 
 export type StreamHead = RecordedHead;
+export type HeadCheck = HeadFindings;
 
 /** The worker's workerData. */
 export interface WorkerSettings {
   /** Streams the worker's check may hold: it cannot spill, so past them it fails (bounded-chain-check.ts). */
   maxStreamHeads: number;
 }
-export type HeadCheck = HeadFindings;
 
 /** A broken link without its position (the sender keeps the page's positions), and its index in the page. */
 export type PageLink = Omit<BrokenLink, 'position'> & { index: number };

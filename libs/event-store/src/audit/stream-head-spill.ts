@@ -11,7 +11,8 @@ import type { OpenedSpill } from './bounded-chain-check.js';
  * The session must be one connection for the whole pass: a PGlite database, or a client of its own
  * on a server (a pool's connections each have their own temporary tables).
  */
-const TABLE = 'pg_temp.tg_audit_stream_heads';
+const NAME = 'tg_audit_stream_heads';
+const TABLE = `pg_temp.${NAME}`;
 
 /** Rows per statement when heads are written out: one array parameter each, a few MB at most. */
 export const SPILL_WRITE_ROWS = 10_000;
@@ -31,7 +32,7 @@ export class StreamHeadSpill {
       if (!this.created) {
         // The default `on commit preserve rows`: the table lives as long as the session.
         await this.session.query(
-          `create temp table if not exists tg_audit_stream_heads (stream_id text primary key, version int not null, hash_hex text not null)`,
+          `create temp table if not exists ${NAME} (stream_id text primary key, version int not null, hash_hex text not null)`,
         );
         this.created = true;
       }

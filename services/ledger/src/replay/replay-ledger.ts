@@ -144,7 +144,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
     projectUntil,
     batchEvents,
     onBroken,
-    ...(options.maxStreamHeads !== undefined ? { maxStreamHeads: options.maxStreamHeads } : {}),
+    maxStreamHeads: options.maxStreamHeads,
   });
   let scratch: ScratchSchema | undefined;
   let memory: MemoryProjection | undefined;

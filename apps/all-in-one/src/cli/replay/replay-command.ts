@@ -255,7 +255,7 @@ export async function runReplayCommand(
     const report = await replayLedger({
       db,
       projector: options.projector,
-      ...(options.maxStreamHeads !== undefined ? { maxStreamHeads: options.maxStreamHeads } : {}),
+      maxStreamHeads: options.maxStreamHeads,
       ...(options.until ? { until: options.until } : {}),
       ...(options.merchant ? { merchant: options.merchant } : {}),
       signal: abort.signal,
