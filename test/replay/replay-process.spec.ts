@@ -15,14 +15,19 @@ import { hasReplayNodeOptions, REPLAY_NODE_OPTIONS } from '../../apps/all-in-one
 const BUILT = pathToFileURL(join(process.cwd(), 'apps/all-in-one/dist/cli/replay/replay-process.js')).href;
 
 const SCRIPT = `
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { onStarterGone, replayInOwnProcess } from ${JSON.stringify(BUILT)};
 const exitCode = await replayInOwnProcess();
 if (exitCode !== undefined) process.exit(exitCode);
 console.log(JSON.stringify({ execArgv: process.execArgv, args: process.argv.slice(2), pid: process.pid }));
 if (process.argv[2] === 'orphan') {
-  // Reports, through a file (its starter's stdout may be gone), that it was told to stop.
-  onStarterGone(() => { writeFileSync(process.argv[3], 'stopped'); process.exit(4); });
+  // Reports, through a file (its starter's stdout may be gone), that it was told to stop. Written
+  // aside and renamed, so the test's poll never reads the file between its creation and its write.
+  onStarterGone(() => {
+    writeFileSync(process.argv[3] + '.part', 'stopped');
+    renameSync(process.argv[3] + '.part', process.argv[3]);
+    process.exit(4);
+  });
   console.log('waiting');
   setInterval(() => undefined, 1000);
 } else if (process.argv[2] === 'done') {
