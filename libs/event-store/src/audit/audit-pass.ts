@@ -3,7 +3,7 @@ import type { BrokenLink } from '../store/event-chain.js';
 import { START, comparePositions, type GlobalPosition } from '../store/event-store.js';
 import { postgresConnectionOf } from '../sql/postgres-database.js';
 import type { SqlDatabase } from '../sql/sql-database.js';
-import { readAuditBatch, readStreamHeads, settleHeadCheck, type AuditRow } from './audit-reader.js';
+import { readAuditBatch, settleHeadCheck, streamHeadPages, type AuditRow } from './audit-reader.js';
 import { DEFAULT_MAX_STREAM_HEADS } from './bounded-chain-check.js';
 import { defaultChainThread, startChainCheck, type PagedChainCheck } from './chain-check.js';
 import { spillOpenerFor } from './stream-head-spill.js';
@@ -148,7 +148,7 @@ class LocalAuditPass implements AuditPass {
     const chain = await this.chain;
     await chain.drain();
     if (!heads) return;
-    const check = await chain.checkHeads(() => readStreamHeads(this.db));
+    const check = await chain.checkHeads(() => streamHeadPages(this.db));
     for (const link of await settleHeadCheck(this.db, check)) this.options.onBroken(link);
   }
 

@@ -5,7 +5,7 @@ import { START, comparePositions } from '../store/event-store.js';
 import { postgresPoolConfig } from '../sql/postgres-database.js';
 import { PreparedStatementNames } from '../sql/prepared-statement-names.js';
 import type { SqlExecutor } from '../sql/sql-database.js';
-import { readAuditBatch, readStreamHeads } from './audit-reader.js';
+import { readAuditBatch, streamHeadPages } from './audit-reader.js';
 import { BoundedChainCheck } from './bounded-chain-check.js';
 import { openServerSpill } from './stream-head-spill.js';
 import { pushRowFields, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
@@ -83,7 +83,7 @@ async function readAll(): Promise<void> {
 }
 
 async function checkHeads(): Promise<void> {
-  const result = await chain.checkHeads(() => readStreamHeads(db));
+  const result = await chain.checkHeads(() => streamHeadPages(db));
   await chain.close();
   await pool.end();
   send({ kind: 'heads', result });

@@ -8,6 +8,12 @@ import {
 import type { StreamHeadSpill } from './stream-head-spill.js';
 
 /**
+ * Every recorded stream head, a page at a time (audit-reader.ts streamHeadPages): the table at once
+ * would hold one row per stream ever made beside the streams the check holds.
+ */
+export type ReadHeadPages = () => AsyncIterable<readonly RecordedHead[]>;
+
+/**
  * Streams a chain check holds by default: about 225 MB of heap (one StreamSeen and its key each,
  * README, Replay). Every transaction is a stream, so without a bound the check's memory grew with
  * the store.
@@ -72,9 +78,16 @@ export class BoundedChainCheck {
     }
   }
 
-  /** ChainVerifier.checkHeads; `readHeads` (every recorded head at once) is called only when nothing was spilled. */
-  async checkHeads(readHeads: () => Promise<Iterable<RecordedHead>>): Promise<HeadFindings> {
-    if (!this.opened) return this.verifier.checkHeads(await readHeads());
+  /**
+   * ChainVerifier.checkHeads over every recorded head, a page at a time; `readHeads` is called only
+   * when nothing was spilled (the spill checks them by a join in the database).
+   */
+  async checkHeads(readHeads: ReadHeadPages): Promise<HeadFindings> {
+    if (!this.opened) {
+      const findings: HeadFindings = { broken: [], unseen: [] };
+      for await (const page of readHeads()) this.verifier.checkHeads(page, findings);
+      return findings;
+    }
     await this.opened.spill.write(this.verifier.held());
     return this.opened.spill.checkHeads();
   }

@@ -20,6 +20,7 @@ export interface WorkerSettings {
 /** A broken link without its position (the sender keeps the page's positions), and its index in the page. */
 export type PageLink = Omit<BrokenLink, 'position'> & { index: number };
 
+/** `heads`: one page of the recorded heads; the worker answers with that page's findings. */
 export type ToWorker = { kind: 'page'; fields: unknown[] } | { kind: 'heads'; heads: StreamHead[] };
 
 export type FromWorker =

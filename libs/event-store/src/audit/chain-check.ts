@@ -1,12 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import type { AuditedEvent, BrokenLink } from '../store/event-chain.js';
 import type { GlobalPosition } from '../store/event-store.js';
-import { BoundedChainCheck, DEFAULT_MAX_STREAM_HEADS, cannotSpill, type OpenedSpill } from './bounded-chain-check.js';
+import {
+  BoundedChainCheck,
+  DEFAULT_MAX_STREAM_HEADS,
+  cannotSpill,
+  type OpenedSpill,
+  type ReadHeadPages,
+} from './bounded-chain-check.js';
 import {
   pageFields,
   type FromWorker,
   type HeadCheck,
-  type StreamHead,
   type ToWorker,
   type WorkerSettings,
 } from './chain-check-protocol.js';
@@ -28,8 +33,8 @@ export interface PagedChainCheck {
   submit(rows: readonly AuditedEvent[]): Promise<void>;
   /** Resolves once every queued page was checked (its broken links reported). */
   drain(): Promise<void>;
-  /** ChainVerifier.checkHeads, after drain; `readHeads` gives every recorded head (not called once spilled). */
-  checkHeads(readHeads: () => Promise<readonly StreamHead[]>): Promise<HeadCheck>;
+  /** ChainVerifier.checkHeads, after drain; `readHeads` gives every recorded head by pages (not called once spilled). */
+  checkHeads(readHeads: ReadHeadPages): Promise<HeadCheck>;
   readonly eventsChecked: number;
   /** Whether streams past the bound went to the spill (never on the worker thread, which cannot). */
   readonly spilled: boolean;
@@ -94,7 +99,7 @@ class InlineChainCheck implements PagedChainCheck {
     return Promise.resolve();
   }
 
-  checkHeads(readHeads: () => Promise<readonly StreamHead[]>): Promise<HeadCheck> {
+  checkHeads(readHeads: ReadHeadPages): Promise<HeadCheck> {
     return this.chain.checkHeads(readHeads);
   }
 
@@ -160,8 +165,15 @@ class WorkerChainCheck implements PagedChainCheck {
     if (this.failure) throw this.failure;
   }
 
-  async checkHeads(readHeads: () => Promise<readonly StreamHead[]>): Promise<HeadCheck> {
-    return (await this.send({ kind: 'heads', heads: [...(await readHeads())] }, null)) as HeadCheck;
+  /** One page of heads in flight at a time: the worker's findings per page, gathered here. */
+  async checkHeads(readHeads: ReadHeadPages): Promise<HeadCheck> {
+    const check: HeadCheck = { broken: [], unseen: [] };
+    for await (const page of readHeads()) {
+      const part = (await this.send({ kind: 'heads', heads: [...page] }, null)) as HeadCheck;
+      check.broken.push(...part.broken);
+      check.unseen.push(...part.unseen);
+    }
+    return check;
   }
 
   get eventsChecked(): number {

@@ -4,6 +4,7 @@ import {
   pageEvents,
   type FromWorker,
   type PageLink,
+  type StreamHead,
   type ToWorker,
   type WorkerSettings,
 } from './chain-check-protocol.js';
@@ -21,8 +22,7 @@ const chain = new BoundedChainCheck(maxStreamHeads, cannotSpill(maxStreamHeads))
 const STAND_IN = Object.freeze({ commitXid: '0', seq: '0' });
 
 async function answer(message: ToWorker): Promise<FromWorker> {
-  if (message.kind === 'heads')
-    return { kind: 'heads', result: await chain.checkHeads(() => Promise.resolve(message.heads)) };
+  if (message.kind === 'heads') return { kind: 'heads', result: await chain.checkHeads(() => onePage(message.heads)) };
   const events = pageEvents(message.fields, STAND_IN);
   const broken: PageLink[] = [];
   await chain.checkPage(events, (link, index) => {
@@ -30,6 +30,11 @@ async function answer(message: ToWorker): Promise<FromWorker> {
     broken.push({ ...rest, index });
   });
   return { kind: 'page', checked: events.length, broken };
+}
+
+/** A page of recorded heads as the check reads them (the sender reads the pages and sends each). */
+async function* onePage(heads: StreamHead[]): AsyncGenerator<StreamHead[]> {
+  yield heads;
 }
 
 // One message at a time, in the order they came: the check is async only where it fails.

@@ -289,11 +289,11 @@ export class ChainVerifier {
    * Compares the streams' recorded heads (es_streams) with what the events gave. A stream whose
    * recorded version is ahead of what was read is either still being written (its events exist now)
    * or lost its tail: `unseen` lists those for the caller to tell apart (countEventsAfter).
+   * Given a page of the heads at a time, each page's findings go `into` the same findings.
    */
-  checkHeads(heads: Iterable<RecordedHead>): HeadFindings {
-    const findings: HeadFindings = { broken: [], unseen: [] };
-    for (const h of heads) classifyHead(h, this.heads.get(h.streamId), findings);
-    return findings;
+  checkHeads(heads: Iterable<RecordedHead>, into: HeadFindings = { broken: [], unseen: [] }): HeadFindings {
+    for (const h of heads) classifyHead(h, this.heads.get(h.streamId), into);
+    return into;
   }
 }
 
