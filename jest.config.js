@@ -19,6 +19,7 @@ export default {
     '^@transfergate/(contracts|event-store|security|observability|messaging|runtime)$': workspace('libs/$1'),
     '^@transfergate/contracts/(panel|errors)$': '<rootDir>/libs/contracts/src/$1/index.ts',
     '^@transfergate/runtime/http$': '<rootDir>/libs/runtime/src/http.ts',
+    '^@transfergate/runtime/caching$': '<rootDir>/libs/runtime/src/caching/read-through-cache.ts',
     '^@transfergate/(gateway-api|ledger|panel-api|callback-dispatcher|webhook-ingest)$': workspace('services/$1'),
     '^@transfergate/all-in-one$': workspace('apps/all-in-one'),
     '^(\\.{1,2}/.*)\\.js$': '$1',

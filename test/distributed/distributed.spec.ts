@@ -163,6 +163,7 @@ for (const transport of TRANSPORTS)
       let receiver: Receiver;
       let gateway: ServiceProcess;
       let panel: ServiceProcess;
+      let webhooks: ServiceProcess;
       let token = '';
       const dir = mkdtempSync(join(tmpdir(), 'tg-dist-'));
 
@@ -240,6 +241,7 @@ for (const transport of TRANSPORTS)
         ]);
         gateway = others[3]!;
         panel = others[4]!;
+        webhooks = others[5]!;
         const file = join(dir, 'bootstrap.json');
         writeFileSync(
           file,
@@ -429,6 +431,41 @@ for (const transport of TRANSPORTS)
           expect(answer.afterMs).toBeLessThan(STALE_AFTER_ANSWER_LIMIT_MS);
         }
       }, 120_000);
+
+      it('the webhook process applies a changed allow-list right after the panel answers', async () => {
+        const auth = { authorization: `Bearer ${token}` };
+        // Past the allow-list, an unknown transaction is a 404: the infrastructure was read and is now cached.
+        const webhook = () =>
+          http('POST', webhooks.url('/deposit/callback/dist'), { transactionId: 'NO-SUCH-TX', status: 'approved' });
+        const until = async (wanted: number, answeredAtMs: number) => {
+          let last = await webhook();
+          while (last.status !== wanted && Date.now() - answeredAtMs < STALE_AFTER_ANSWER_LIMIT_MS) {
+            await sleep(10);
+            last = await webhook();
+          }
+          return { status: last.status, afterMs: Date.now() - answeredAtMs };
+        };
+        const save = async (webhookAllowedIps: string[]) => {
+          const saved = await http(
+            'POST',
+            panel.url('/panel/infrastructure/save'),
+            { slug: 'dist', webhookAllowedIps },
+            auth,
+          );
+          expect(saved.status).toBe(201);
+          return Date.now();
+        };
+        expect((await webhook()).status).toBe(404);
+        const closed = await until(403, await save(['10.9.9.9/32']));
+        const reopened = await until(404, await save(['127.0.0.1/32']));
+        console.log(
+          `${transport.name}: the webhook process after allow-list changes: ${JSON.stringify({ closed, reopened })}`,
+        );
+        // The notice is sent before the answer but heard asynchronously: the bound, not the first call.
+        expect(closed.status).toBe(403);
+        expect(reopened.status).toBe(404);
+        for (const answer of [closed, reopened]) expect(answer.afterMs).toBeLessThan(STALE_AFTER_ANSWER_LIMIT_MS);
+      }, 60_000);
 
       it('drives a deposit and a withdrawal through approval to a delivered callback', async () => {
         await h2h('deposit', 'D-0', 100_000, { 'x-request-id': `dist-${cluster.prefix}` });

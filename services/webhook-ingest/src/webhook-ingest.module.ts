@@ -1,6 +1,8 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
+import { ForgetWebhookDirectoryHandler } from './directory/forget-webhook-directory.handler.js';
+import { WebhookDirectory } from './directory/webhook-directory.js';
 import { FindWebhookLogEntryHandler, ListWebhookLogHandler } from './log/webhook-log.handlers.js';
 import { WebhookLogRepository } from './log/webhook-log.repository.js';
 import { WEBHOOK_LOG_SCHEMA } from './log/webhook-log.schema.js';
@@ -23,6 +25,8 @@ import { WEBHOOK_SETTINGS, webhookSettingsFrom } from './webhook.settings.js';
   providers: [
     { provide: WEBHOOK_SETTINGS, useFactory: () => webhookSettingsFrom(process.env) },
     WebhookLogRepository,
+    WebhookDirectory,
+    ForgetWebhookDirectoryHandler,
     WebhookIngestService,
     WebhookCapture,
     ListWebhookLogHandler,

@@ -4,7 +4,6 @@ import {
   ApproveTransactionCommand,
   DomainError,
   ERROR_CODES,
-  EVENT_CATALOG,
   RecordWebhookAmountMismatchCommand,
   RejectTransactionCommand,
   isDomainError,
@@ -14,6 +13,7 @@ import {
 } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 import { ipAllowed } from '@transfergate/security';
+import { WebhookDirectory, type WebhookInfrastructure } from './directory/webhook-directory.js';
 import { WebhookLogRepository, type ReceivedWebhook, type WebhookResult } from './log/webhook-log.repository.js';
 import {
   ID_FIELD_NAMES,
@@ -37,12 +37,6 @@ export interface WebhookAnswer {
   uuid: string;
   type: WebhookKind;
   status: WebhookDecision;
-}
-
-interface Infrastructure {
-  infrastructureId: string;
-  slug: string;
-  webhookAllowedIps: string[];
 }
 
 interface FoundTransaction {
@@ -69,6 +63,7 @@ export class WebhookIngestService {
   constructor(
     private readonly commands: CommandBus,
     private readonly log: WebhookLogRepository,
+    private readonly directory: WebhookDirectory,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
   ) {}
@@ -203,7 +198,7 @@ export class WebhookIngestService {
   }
 
   /** A real slug first (an alias never shadows one), then the alias map. */
-  private async infrastructureFor(segment: string): Promise<Infrastructure | null> {
+  private async infrastructureFor(segment: string): Promise<WebhookInfrastructure | null> {
     const slug = segment.toLowerCase();
     if (!SLUG.test(slug)) return null;
     const direct = await this.infrastructureBySlug(slug);
@@ -212,17 +207,8 @@ export class WebhookIngestService {
     return target && target !== slug ? this.infrastructureBySlug(target) : null;
   }
 
-  private async infrastructureBySlug(slug: string): Promise<Infrastructure | null> {
-    const { rows } = await this.db.query<{ record: unknown }>('select record from rm_infrastructures where slug = $1', [
-      slug,
-    ]);
-    if (!rows[0]) return null;
-    const record = EVENT_CATALOG.InfrastructureConfigured.schema.parse(rows[0].record);
-    return {
-      infrastructureId: record.infrastructureId,
-      slug: record.slug,
-      webhookAllowedIps: record.webhookAllowedIps,
-    };
+  private infrastructureBySlug(slug: string): Promise<WebhookInfrastructure | null> {
+    return this.directory.infrastructureBySlug(slug);
   }
 
   /**
@@ -232,13 +218,15 @@ export class WebhookIngestService {
    */
   private async idsOfExternal(externalIds: string[]): Promise<string[]> {
     if (externalIds.length === 0) return [];
-    const { rows } = await this.db.query<{ provider_id: string }>('select provider_id from rm_providers');
-    return externalIds.flatMap((externalId) => rows.map((p) => transactionIdFor(p.provider_id, externalId)));
+    const providerIds = await this.directory.providerIds();
+    return externalIds.flatMap((externalId) =>
+      providerIds.map((providerId) => transactionIdFor(providerId, externalId)),
+    );
   }
 
   /** The one transaction of this infrastructure the body's id fields name (see resolveCandidates). */
   private async findTransaction(
-    infrastructure: Infrastructure,
+    infrastructure: WebhookInfrastructure,
     body: Record<string, unknown>,
   ): Promise<FoundTransaction> {
     const candidates = idCandidates(body);

@@ -7,12 +7,11 @@ import {
   digestsEqual,
   type ProviderCredentials,
 } from '@transfergate/contracts';
+import { ReadThroughCache, type ReadThroughCacheLimits } from '@transfergate/runtime/caching';
 import { ipAllowed } from '@transfergate/security';
 
-const CACHE_TTL_MS = 5_000;
-const CACHE_MAX_ENTRIES = 10_000;
-/** The last part of an entry's life in which a request answers from it and reads it again in the background. */
-const CACHE_REFRESH_AHEAD_MS = 1_000;
+/** Every request needs a provider record: held for at most 5 s, 10,000 keys, read again in its last second. */
+const PROVIDER_CACHE_LIMITS: ReadThroughCacheLimits = { ttlMs: 5_000, maxEntries: 10_000, refreshAheadMs: 1_000 };
 /** Signs for an unknown key, so refusing one costs what refusing a wrong signature costs. */
 const UNKNOWN_KEY_SECRET = 'no-such-key';
 
@@ -23,25 +22,21 @@ const UNKNOWN_KEY_SECRET = 'no-such-key';
  * default) before the change is answered, so a disabled provider or a rotated secret stops working
  * with the answer; in a gateway process of its own (distributed mode) when the broadcast notice
  * arrives, which the ledger sends before it answers but which arrives asynchronously (README,
- * Security). CACHE_TTL_MS bounds what a lost notice can cost (an entry answers at most that long
- * after its read began). Concurrent misses of one key share one read, and an entry in its last
- * CACHE_REFRESH_AHEAD_MS is read again in the background while it answers, so steady traffic never
- * waits for the read.
+ * Security). The cache's TTL bounds what a lost notice can cost (ReadThroughCache).
  */
 @Injectable()
 export class ProviderAuthService {
-  private readonly cache = new Map<string, { value: ProviderCredentials | null; expiresAt: number }>();
-  /** Reads in flight per key (bounded by the keys in use, at most CACHE_MAX_ENTRIES cached ones plus misses). */
-  private readonly reads = new Map<string, Promise<ProviderCredentials | null>>();
-  /** Moves on every drop: a lookup that was in flight across one must not cache what it read. */
-  private generation = 0;
+  /**
+   * On PGlite a read queues behind the group append and the projection batch in flight: every key's
+   * requests of that moment paid it (a p99 source), which the background refresh ahead avoids.
+   */
+  private readonly cache = new ReadThroughCache<ProviderCredentials | null>(PROVIDER_CACHE_LIMITS, (apiKey) =>
+    this.queries.execute(new FindProviderByApiKeyQuery(apiKey)),
+  );
 
   /** Forgets every cached record (a provider, merchant or infrastructure changed). */
   forgetAll(): void {
-    this.generation++;
-    this.cache.clear();
-    // A read in flight began before the change: later callers must not share it.
-    this.reads.clear();
+    this.cache.forgetAll();
   }
 
   constructor(private readonly queries: QueryBus) {}
@@ -72,50 +67,7 @@ export class ProviderAuthService {
 
   private async findByApiKey(apiKey: string | undefined): Promise<ProviderCredentials | null> {
     if (!apiKey || apiKey.length > 256) return null;
-    const now = Date.now();
-    const entry = this.cache.get(apiKey);
-    if (entry && entry.expiresAt > now) {
-      // Near its end the entry is read again in the background while it still answers, so under
-      // steady traffic no request waits for the read (on PGlite it queues behind the group append
-      // and the projection batch in flight: every key's requests of that moment paid it, a p99 source).
-      if (entry.expiresAt - now < CACHE_REFRESH_AHEAD_MS) void this.read(apiKey).catch(() => undefined);
-      return entry.value;
-    }
-    return this.read(apiKey);
-  }
-
-  /** One read per key at a time: concurrent misses share it. Caches what it read unless a drop overlapped it. */
-  private read(apiKey: string): Promise<ProviderCredentials | null> {
-    const pending = this.reads.get(apiKey);
-    if (pending) return pending;
-    const generation = this.generation;
-    const startedAt = Date.now();
-    const read = this.query(apiKey).then((value: ProviderCredentials | null) => {
-      // Read before a drop that happened meanwhile: good for this request (it overlapped the
-      // change), not for the next ones.
-      if (generation === this.generation) {
-        if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-        // Valid from when the read started: never answered longer than CACHE_TTL_MS after it.
-        this.cache.set(apiKey, { value, expiresAt: startedAt + CACHE_TTL_MS });
-      }
-      return value;
-    });
-    void read
-      .finally(() => {
-        if (this.reads.get(apiKey) === read) this.reads.delete(apiKey);
-      })
-      .catch(() => undefined);
-    this.reads.set(apiKey, read);
-    return read;
-  }
-
-  /** The read model's record, as a promise even when the bus throws at once. */
-  private query(apiKey: string): Promise<ProviderCredentials | null> {
-    try {
-      return this.queries.execute(new FindProviderByApiKeyQuery(apiKey));
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    return this.cache.get(apiKey);
   }
 
   /** Key + secret callers (status, Merchant API, test-auth): known key, matching secret, allowed IP, active. */
