@@ -295,6 +295,101 @@ describe.each(ENGINES)('outgoing callbacks (%s)', (engine: Engine) => {
     expectSigned(declined, CB_KEYS.md5.apiSecret);
   });
 
+  it('decisions at once across the four formats: each callback carries its own transaction, one delivery each', async () => {
+    // The dispatcher enqueues a batch of final events with one read per kind of stream and one
+    // insert: a transaction must not pick up another's infrastructure, secret, amount or outcome.
+    const created: Array<{ path: string; id: string; amount: number; uuid: string; approve: boolean }> = [];
+    for (let i = 0; i < 2; i++) {
+      const approve = i === 0;
+      const m = ext('CBB-M');
+      const merchantCreated = await postJson(
+        `${app.baseUrl}/deposit`,
+        { transactionId: m, amount: 101 + i, name: 'Zeynep', surname: 'Kaya', username: 'zeynep' },
+        creds(CB_KEYS.merchant),
+      );
+      expect(merchantCreated.status).toBe(200);
+      created.push({
+        path: '/cb-merchant/deposit',
+        id: m,
+        amount: 101 + i,
+        approve,
+        ...(await numberOf(CB_KEYS.merchant, m)),
+      });
+      const h = ext('CBB-H');
+      created.push({
+        path: '/cb-h2h/deposit',
+        id: h,
+        amount: 203 + i,
+        approve,
+        ...(await h2h('deposit', CB_KEYS.h2h, h, 203 + i)),
+      });
+      const f = ext('CBB-I');
+      expect(
+        (
+          await postJson(
+            `${app.baseUrl}/deposits/deposit-request`,
+            infraRequest(f, 305 + i, { CustomerFullName: 'Mehmet Demir' }),
+          )
+        ).status,
+      ).toBe(200);
+      created.push({
+        path: '/cb-infra/deposit',
+        id: f,
+        amount: 305 + i,
+        approve,
+        ...(await numberOf(CB_KEYS.infra, f)),
+      });
+      const d = ext('CBB-5');
+      created.push({
+        path: '/cb-md5/deposit',
+        id: d,
+        amount: 407 + i,
+        approve,
+        ...(await h2h('deposit', CB_KEYS.md5, d, 407 + i)),
+      });
+    }
+    await Promise.all(created.map((t) => decide('deposit', t, t.approve ? 'approve' : 'reject')));
+
+    for (const t of created) {
+      const received = await callbackFor(t.path, t.id);
+      const body = received.body;
+      switch (t.path) {
+        case '/cb-merchant/deposit':
+          expect(body).toStrictEqual({
+            transactionId: t.id,
+            amount: t.amount,
+            status: t.approve ? 'confirm' : 'cancel',
+          });
+          expectSigned(received, CB_KEYS.merchant.apiSecret);
+          break;
+        case '/cb-h2h/deposit':
+          expect(body).toMatchObject({
+            transactionId: t.id,
+            amount: t.amount,
+            status: t.approve ? 'APPROVED' : 'REJECTED',
+          });
+          expectSigned(received, CB_KEYS.h2h.apiSecret);
+          break;
+        case '/cb-infra/deposit':
+          expect(body).toMatchObject({ RequestId: t.id, Amount: t.amount, Status: t.approve });
+          expectSigned(received, CB_KEYS.infra.apiSecret);
+          break;
+        default: {
+          const status = t.approve ? 'confirmed' : 'declined';
+          expect(body).toMatchObject({ transactionId: t.id, amount: t.amount, status });
+          expect(body.signature).toBe(md5(`${t.id}${status}${t.amount}deposit${CB_KEYS.md5.apiSecret}`));
+          expectSigned(received, CB_KEYS.md5.apiSecret);
+        }
+      }
+    }
+    const ids = created.map((t) => t.id);
+    const { rows } = await app.db.query<{ external_id: string; n: number }>(
+      `select external_id, count(*)::int n from cb_deliveries where external_id = any($1::text[]) group by external_id`,
+      [ids],
+    );
+    expect(rows.map((r) => [r.external_id, r.n]).sort()).toEqual(ids.map((id) => [id, 1]).sort());
+  });
+
   it('500, timeout, 302, 200: exactly 4 attempts with one webhook-id, redirect not followed, all in the panel detail', async () => {
     const dep = ext('CBR');
     receiver.script(

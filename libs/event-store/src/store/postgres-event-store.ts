@@ -487,6 +487,26 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  /**
+   * Several whole streams in one statement (a consumer's batch needs one stream per event): each id
+   * maps to its events in version order, an id without events to an empty list. At most
+   * MAX_READ_BATCH ids, as a batch holds at most that many events.
+   */
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const unique = [...new Set(streamIds)];
+    if (unique.length > MAX_READ_BATCH) {
+      throw new RangeError(`readStreams reads at most ${MAX_READ_BATCH} streams, got ${unique.length}`);
+    }
+    const streams = new Map<string, RecordedEvent[]>(unique.map((id) => [id, []]));
+    if (unique.length === 0) return streams;
+    const { rows } = await this.db.query<EventRow>(
+      `select ${EVENT_COLUMNS} from es_events where stream_id = any($1::text[]) order by stream_id, stream_version`,
+      [unique],
+    );
+    for (const row of rows) streams.get(row.stream_id)!.push(toRecorded(row));
+    return streams;
+  }
+
   async readAll(after: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_READ_BATCH) {
       throw new RangeError(`readAll limit must be 1..${MAX_READ_BATCH}, got ${limit}`);

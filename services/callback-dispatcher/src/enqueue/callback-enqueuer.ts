@@ -1,4 +1,4 @@
-import { EVENT_CATALOG, STREAMS } from '@transfergate/contracts';
+import { EVENT_CATALOG, STREAMS, type EventData } from '@transfergate/contracts';
 import { PostgresEventStore, type RecordedEvent, type SqlDatabase, type SqlExecutor } from '@transfergate/event-store';
 import type { SecretBox } from '@transfergate/security';
 import { webhookIdFor } from '../delivery/webhook-signing.js';
@@ -23,13 +23,9 @@ function storeOver(tx: SqlExecutor): PostgresEventStore {
   return new PostgresEventStore(db);
 }
 
-async function lastOf(
-  store: PostgresEventStore,
-  streamId: string,
-  types: string[],
-): Promise<RecordedEvent | undefined> {
-  const events = await store.readStream(streamId);
-  return events.filter((event) => types.includes(event.type)).at(-1);
+/** The last event of `types` in a stream (a record's current configuration), if any. */
+function lastOf(events: readonly RecordedEvent[] | undefined, types: readonly string[]): RecordedEvent | undefined {
+  return events?.filter((event) => types.includes(event.type)).at(-1);
 }
 
 interface NewDelivery {
@@ -55,54 +51,102 @@ interface NewDelivery {
  * once (a replayed batch hits the unique keys and adds nothing). The body, the target URL and the
  * format are taken from the transaction's stream and its infrastructure as they are now and frozen.
  * Answers how many deliveries became due.
+ *
+ * A batch costs a fixed number of statements whatever its size: the transactions' streams in one
+ * read, their infrastructures' in another, the providers' (MD5 format only) in a third, and one
+ * insert of every row.
  */
 export async function enqueueCallbacks(events: RecordedEvent[], tx: SqlExecutor, box: SecretBox): Promise<number> {
-  let due = 0;
-  for (const event of events) {
-    if (!FINAL_EVENTS.has(event.type) || !event.streamId.startsWith('txn-')) continue;
-    const delivery = await describeDelivery(event, storeOver(tx), box);
-    if (!delivery) continue;
-    const { rows } = await tx.query(
-      `insert into cb_deliveries (delivery_id, event_id, transaction_id, transaction_number, external_id, type, outcome,
-         provider_id, infrastructure_id, format, target_url, body, state, due_at, last_error)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-         case when $13 = 'pending' then now() end, $14)
-       on conflict do nothing returning 1`,
-      [
-        delivery.deliveryId,
-        delivery.eventId,
-        delivery.transactionId,
-        delivery.number,
-        delivery.externalId,
-        delivery.type,
-        delivery.outcome,
-        delivery.providerId,
-        delivery.infrastructureId,
-        delivery.format,
-        delivery.targetUrl,
-        delivery.body,
-        delivery.problem ? 'failed' : 'pending',
-        delivery.problem ?? null,
-      ],
-    );
-    if (rows.length > 0 && !delivery.problem) due++;
-  }
-  return due;
+  const finals = events.filter((event) => FINAL_EVENTS.has(event.type) && event.streamId.startsWith('txn-'));
+  if (finals.length === 0) return 0;
+  const store = storeOver(tx);
+  const histories = await store.readStreams(finals.map((event) => event.streamId));
+  const decided = finals.flatMap((event) => {
+    const decision = decisionOf(event, histories.get(event.streamId)!);
+    return decision ? [decision] : [];
+  });
+  const infrastructures = await store.readStreams(
+    decided.map(({ origin }) => STREAMS.infrastructure(origin.infrastructureId)),
+  );
+  const configs = new Map(
+    [...infrastructures].map(([streamId, stream]) => {
+      const last = lastOf(stream, ['InfrastructureConfigured']);
+      return [streamId, last && EVENT_CATALOG.InfrastructureConfigured.schema.parse(last.data)] as const;
+    }),
+  );
+  const signedWithSecret = decided.filter(
+    ({ origin }) => configs.get(STREAMS.infrastructure(origin.infrastructureId))?.callbackFormat === 'md5',
+  );
+  const providers = await store.readStreams(signedWithSecret.map(({ origin }) => STREAMS.provider(origin.providerId)));
+  const deliveries = decided.map((decision) =>
+    describeDelivery(
+      decision,
+      configs.get(STREAMS.infrastructure(decision.origin.infrastructureId)),
+      providers.get(STREAMS.provider(decision.origin.providerId)),
+      box,
+    ),
+  );
+  return insertDeliveries(tx, deliveries);
 }
 
-async function describeDelivery(
-  event: RecordedEvent,
-  store: PostgresEventStore,
-  box: SecretBox,
-): Promise<NewDelivery | undefined> {
-  const history = (await store.readStream(event.streamId)).filter((e) => e.streamVersion <= event.streamVersion);
+/** One statement for the batch's rows; answers how many new ones are due (not already there, not failed). */
+async function insertDeliveries(tx: SqlExecutor, deliveries: NewDelivery[]): Promise<number> {
+  if (deliveries.length === 0) return 0;
+  const rows = deliveries.map((d) => ({
+    delivery_id: d.deliveryId,
+    event_id: d.eventId,
+    transaction_id: d.transactionId,
+    transaction_number: d.number,
+    external_id: d.externalId,
+    type: d.type,
+    outcome: d.outcome,
+    provider_id: d.providerId,
+    infrastructure_id: d.infrastructureId,
+    format: d.format,
+    target_url: d.targetUrl,
+    body: d.body,
+    state: d.problem ? 'failed' : 'pending',
+    last_error: d.problem ?? null,
+  }));
+  const { rows: inserted } = await tx.query<{ state: string }>(
+    `insert into cb_deliveries (delivery_id, event_id, transaction_id, transaction_number, external_id, type, outcome,
+       provider_id, infrastructure_id, format, target_url, body, state, due_at, last_error)
+     select x.delivery_id, x.event_id, x.transaction_id, x.transaction_number, x.external_id, x.type, x.outcome,
+       x.provider_id, x.infrastructure_id, x.format, x.target_url, x.body, x.state,
+       case when x.state = 'pending' then now() end, x.last_error
+     from jsonb_to_recordset($1::jsonb) as x(delivery_id uuid, event_id uuid, transaction_id uuid,
+       transaction_number bigint, external_id text, type text, outcome text, provider_id text, infrastructure_id text,
+       format text, target_url text, body text, state text, last_error text)
+     on conflict do nothing returning state`,
+    [JSON.stringify(rows)],
+  );
+  return inserted.filter((row) => row.state === 'pending').length;
+}
+
+interface Decision {
+  event: RecordedEvent;
+  /** The transaction's events up to the final one. */
+  history: RecordedEvent[];
+  origin: EventData<'DepositRequested'> | EventData<'WithdrawalRequested'>;
+  type: 'deposit' | 'withdrawal';
+}
+
+/** The final event with its transaction's request; undefined for a stream that is not a deposit's or a withdrawal's. */
+function decisionOf(event: RecordedEvent, stream: RecordedEvent[]): Decision | undefined {
+  const history = stream.filter((e) => e.streamVersion <= event.streamVersion);
   const first = history[0];
   if (!first || (first.type !== 'DepositRequested' && first.type !== 'WithdrawalRequested')) return undefined;
-  const origin =
-    first.type === 'DepositRequested'
-      ? EVENT_CATALOG.DepositRequested.schema.parse(first.data)
-      : EVENT_CATALOG.WithdrawalRequested.schema.parse(first.data);
-  const type = first.type === 'DepositRequested' ? 'deposit' : 'withdrawal';
+  return first.type === 'DepositRequested'
+    ? { event, history, origin: EVENT_CATALOG.DepositRequested.schema.parse(first.data), type: 'deposit' }
+    : { event, history, origin: EVENT_CATALOG.WithdrawalRequested.schema.parse(first.data), type: 'withdrawal' };
+}
+
+function describeDelivery(
+  { event, history, origin, type }: Decision,
+  infra: EventData<'InfrastructureConfigured'> | undefined,
+  providerStream: RecordedEvent[] | undefined,
+  box: SecretBox,
+): NewDelivery {
   const outcome = event.type === 'TransactionApproved' ? 'approved' : 'rejected';
 
   let amountKurus = BigInt(origin.amountKurus);
@@ -133,9 +177,7 @@ async function describeDelivery(
     body: '',
   };
 
-  const infraEvent = await lastOf(store, STREAMS.infrastructure(origin.infrastructureId), ['InfrastructureConfigured']);
-  if (!infraEvent) return { ...delivery, problem: `infrastructure ${origin.infrastructureId} not found` };
-  const infra = EVENT_CATALOG.InfrastructureConfigured.schema.parse(infraEvent.data);
+  if (!infra) return { ...delivery, problem: `infrastructure ${origin.infrastructureId} not found` };
   delivery.format = infra.callbackFormat;
   delivery.targetUrl = type === 'deposit' ? infra.callbackDeposit : infra.callbackWithdrawal;
 
@@ -152,10 +194,7 @@ async function describeDelivery(
   };
   let sealed: string | undefined;
   if (infra.callbackFormat === 'md5') {
-    const providerEvent = await lastOf(store, STREAMS.provider(origin.providerId), [
-      'ProviderConfigured',
-      'ProviderDeleted',
-    ]);
+    const providerEvent = lastOf(providerStream, ['ProviderConfigured', 'ProviderDeleted']);
     sealed = providerEvent
       ? EVENT_CATALOG.ProviderConfigured.schema.parse(providerEvent.data).apiSecretSealed
       : undefined;

@@ -25,8 +25,22 @@ export async function projectEvents(
   rowWrittenAlong?: (transactionId: string) => boolean,
 ): Promise<void> {
   const batch = new ProjectionBatch(tx, effects, rowWrittenAlong);
+  await batch.loadTransactions(transactionsChangedNotCreated(events));
   for (const event of events) await projectEvent(batch, event);
   await batch.flush();
+}
+
+/** The transactions whose later events the batch holds without their first (their rows exist already). */
+function transactionsChangedNotCreated(events: readonly RecordedEvent[]): string[] {
+  const created = new Set<string>();
+  const changed = new Set<string>();
+  for (const event of events) {
+    if (!event.streamId.startsWith('txn-')) continue;
+    const transactionId = event.streamId.slice('txn-'.length);
+    if (event.streamVersion === 1) created.add(transactionId);
+    else if (!created.has(transactionId)) changed.add(transactionId);
+  }
+  return [...changed];
 }
 
 /**
@@ -210,6 +224,23 @@ interface TransferRow {
   created_at: string;
 }
 
+/** rm_transactions rows as the aggregate they were projected from ($1: the transaction ids). */
+const TRANSACTION_ROWS_SQL = `select jsonb_build_object('version', version, 'requestFingerprint', '', 'view', jsonb_build_object(
+     'transactionId', transaction_id::text, 'number', number, 'type', type, 'state', state,
+     'merchantId', merchant_id, 'providerId', provider_id, 'infrastructureId', infrastructure_id, 'form', form,
+     'externalId', external_id, 'amountKurus', amount_kurus::text, 'originalAmountKurus', original_amount_kurus::text,
+     'feeKurus', fee_kurus::text, 'customer', customer, 'assignee', assignee, 'reason', reason, 'echo', '{}'::jsonb,
+     'createdAt', created_at, 'updatedAt', updated_at)) as snapshot, bank_account_id, created_at::text as at,
+     ((created_at at time zone 'UTC') + interval '3 hours')::date::text as day
+   from rm_transactions where transaction_id = any($1::uuid[])`;
+
+interface StoredTransactionRow {
+  snapshot: TransactionAggregate;
+  bank_account_id: string | null;
+  at: string;
+  day: string;
+}
+
 /** What one batch of events does to the transaction tables, gathered and written once. */
 class ProjectionBatch {
   readonly transactions = new Map<string, TransactionRow>();
@@ -237,36 +268,30 @@ class ProjectionBatch {
     else await this.tx.query(sql, params);
   }
 
+  /**
+   * The rows of every transaction the batch changes but did not create, in one read, before its
+   * events are applied: one statement per batch, not one per transaction.
+   */
+  async loadTransactions(transactionIds: readonly string[]): Promise<void> {
+    const missing = transactionIds.filter((id) => !this.transactions.has(id));
+    if (missing.length === 0) return;
+    const { rows } = await this.tx.query<StoredTransactionRow>(TRANSACTION_ROWS_SQL, [missing]);
+    // Kept under the id as the stream names it (uuid's text form is lower case).
+    const asNamed = new Map(missing.map((id) => [id.toLowerCase(), id]));
+    for (const row of rows) {
+      this.transactions.set(asNamed.get(row.snapshot.view.transactionId) ?? row.snapshot.view.transactionId, {
+        aggregate: row.snapshot,
+        isNew: false,
+        bankAccountId: row.bank_account_id,
+        createdAt: row.at,
+        day: row.day,
+      });
+    }
+  }
+
   async transaction(transactionId: string): Promise<TransactionRow | undefined> {
-    const known = this.transactions.get(transactionId);
-    if (known) return known;
-    const { rows } = await this.tx.query<{
-      snapshot: TransactionAggregate;
-      bank_account_id: string | null;
-      at: string;
-      day: string;
-    }>(
-      `select jsonb_build_object('version', version, 'requestFingerprint', '', 'view', jsonb_build_object(
-         'transactionId', transaction_id::text, 'number', number, 'type', type, 'state', state,
-         'merchantId', merchant_id, 'providerId', provider_id, 'infrastructureId', infrastructure_id, 'form', form,
-         'externalId', external_id, 'amountKurus', amount_kurus::text, 'originalAmountKurus', original_amount_kurus::text,
-         'feeKurus', fee_kurus::text, 'customer', customer, 'assignee', assignee, 'reason', reason, 'echo', '{}'::jsonb,
-         'createdAt', created_at, 'updatedAt', updated_at)) as snapshot, bank_account_id, created_at::text as at,
-         ((created_at at time zone 'UTC') + interval '3 hours')::date::text as day
-       from rm_transactions where transaction_id = $1`,
-      [transactionId],
-    );
-    const row = rows[0];
-    if (!row) return undefined;
-    const loaded = {
-      aggregate: row.snapshot,
-      isNew: false,
-      bankAccountId: row.bank_account_id,
-      createdAt: row.at,
-      day: row.day,
-    };
-    this.transactions.set(transactionId, loaded);
-    return loaded;
+    await this.loadTransactions([transactionId]);
+    return this.transactions.get(transactionId);
   }
 
   created(row: TransactionRow): void {
