@@ -125,6 +125,29 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     expect(await checkLedgerInvariants(app.db)).toEqual([]);
   });
 
+  it('parallel withdrawal requests of one merchant: reserved while the balance covers them, never beyond, none refused for a conflict', async () => {
+    const funding = await deposit(nextId('WPAR-D'), 200_000n);
+    await approve(funding.transactionId);
+    // A filler reservation leaves exactly 6 × 100.00 TRY + 5.00 available (no overdraft, no fee).
+    const filler = await withdrawal(nextId('WPAR-F'), (await available()) - 60_500n);
+    expect(await available()).toBe(60_500n);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => withdrawal(nextId(`WPAR${i}`), 10_000n)),
+    );
+    const reserved = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as DomainError).errorCode] : []));
+    expect(reserved).toHaveLength(6);
+    expect(refusals).toEqual(Array.from({ length: 6 }, () => 'insufficient_balance'));
+    expect(await available()).toBe(500n);
+    expect(await checkLedgerInvariants(app.db)).toEqual([]);
+    // Released again: 32 side by side that all fit are all reserved (no concurrency_conflict).
+    await Promise.all([filler, ...reserved].map((w) => reject(w.transactionId)));
+    const many = await Promise.allSettled(Array.from({ length: 32 }, (_, i) => withdrawal(nextId(`WALL${i}`), 1_000n)));
+    expect(many.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason)).toEqual([]);
+    await Promise.all(many.map((o) => reject((o as PromiseFulfilledResult<TransactionView>).value.transactionId)));
+    expect(await checkLedgerInvariants(app.db)).toEqual([]);
+  });
+
   it('parallel approve and reject of one deposit: exactly one wins', async () => {
     const view = await deposit(nextId('AR'), 20_000n);
     const outcomes = await Promise.allSettled([

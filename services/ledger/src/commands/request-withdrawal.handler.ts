@@ -41,44 +41,51 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
     let number: number | undefined;
     const guidKey = operationGuidKey(input);
 
-    for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
-      const existing = await this.repository.loadTransaction(transactionId);
-      if (existing) return replayOrDuplicate(existing, input.requestFingerprint);
-      const ledger = await this.repository.loadMerchantLedger(input.merchantId);
-      assertCanReserve(ledger, input.amountKurus + feeKurus, BigInt(merchant.overdraftLimitKurus));
-      number ??= await this.repository.nextTransactionNumber();
-      // Object.assign, not a leading spread followed by new keys (slow on Node 20's V8; same keys and order).
-      const requested = domainEvent(
-        'WithdrawalRequested',
-        Object.assign(originOf(input, transactionId, number), { feeKurus: feeKurus.toString(), iban: iban.iban }),
-      );
-      const reserved = domainEvent('TransfersReserved', {
-        transactionId,
-        merchantId: input.merchantId,
-        transfers: withdrawalTransfers(transactionId, input.merchantId, input.amountKurus, feeKurus),
-      });
-      try {
-        await this.repository.append(
-          [
-            { streamId: txnStream, expectedVersion: 'no_stream', events: [requested] },
-            { streamId: STREAMS.merchantLedger(input.merchantId), expectedVersion: ledger.version, events: [reserved] },
-          ],
-          input.actor,
-          guidKey,
+    // One reservation of this merchant at a time in this process (MerchantReservationQueue).
+    return this.repository.reservations.run(input.merchantId, async () => {
+      for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+        const existing = await this.repository.loadTransaction(transactionId);
+        if (existing) return replayOrDuplicate(existing, input.requestFingerprint);
+        const ledger = await this.repository.loadMerchantLedger(input.merchantId);
+        assertCanReserve(ledger, input.amountKurus + feeKurus, BigInt(merchant.overdraftLimitKurus));
+        number ??= await this.repository.nextTransactionNumber();
+        // Object.assign, not a leading spread followed by new keys (slow on Node 20's V8; same keys and order).
+        const requested = domainEvent(
+          'WithdrawalRequested',
+          Object.assign(originOf(input, transactionId, number), { feeKurus: feeKurus.toString(), iban: iban.iban }),
         );
-        return viewAfterRequest(requested);
-      } catch (error) {
-        // Either the external id was claimed meanwhile (answered at the loop's top), another
-        // request holds this OperationGuid, or another change to this merchant's balance landed
-        // first (re-check the balance and try again).
-        if (isOperationGuidTaken(error)) {
-          const winner = await this.repository.loadTransaction(transactionId);
-          if (winner) return replayOrDuplicate(winner, input.requestFingerprint);
-          throw operationGuidReused();
+        const reserved = domainEvent('TransfersReserved', {
+          transactionId,
+          merchantId: input.merchantId,
+          transfers: withdrawalTransfers(transactionId, input.merchantId, input.amountKurus, feeKurus),
+        });
+        try {
+          await this.repository.append(
+            [
+              { streamId: txnStream, expectedVersion: 'no_stream', events: [requested] },
+              {
+                streamId: STREAMS.merchantLedger(input.merchantId),
+                expectedVersion: ledger.version,
+                events: [reserved],
+              },
+            ],
+            input.actor,
+            guidKey,
+          );
+          return viewAfterRequest(requested);
+        } catch (error) {
+          // Either the external id was claimed meanwhile (answered at the loop's top), another
+          // request holds this OperationGuid, or another change to this merchant's balance landed
+          // first (re-check the balance and try again).
+          if (isOperationGuidTaken(error)) {
+            const winner = await this.repository.loadTransaction(transactionId);
+            if (winner) return replayOrDuplicate(winner, input.requestFingerprint);
+            throw operationGuidReused();
+          }
+          if (!(error instanceof WrongExpectedVersionError)) throw error;
         }
-        if (!(error instanceof WrongExpectedVersionError)) throw error;
       }
-    }
-    throw new DomainError('concurrency_conflict', 'merchant balance is changing too fast; retry the request');
+      throw new DomainError('concurrency_conflict', 'merchant balance is changing too fast; retry the request');
+    });
   }
 }

@@ -11,10 +11,8 @@ export interface MerchantLedger {
   creditsPostedKurus: bigint;
   debitsPostedKurus: bigint;
   debitsPendingKurus: bigint;
-  /** Open reservations by transaction id. */
+  /** Open reservations by transaction id (what the fold holds: it grows with open withdrawals only). */
   reservations: Map<string, Transfer[]>;
-  /** Transactions whose transfer set is settled (posted or voided): at most one set each. */
-  settled: Set<string>;
 }
 
 export function emptyLedger(merchantId: string): MerchantLedger {
@@ -25,8 +23,12 @@ export function emptyLedger(merchantId: string): MerchantLedger {
     debitsPostedKurus: 0n,
     debitsPendingKurus: 0n,
     reservations: new Map(),
-    settled: new Set(),
   };
+}
+
+/** A copy that folding more events into leaves the original as it was. */
+export function copyLedger(ledger: MerchantLedger): MerchantLedger {
+  return { ...ledger, reservations: new Map(ledger.reservations) };
 }
 
 export function availableKurus(ledger: MerchantLedger): bigint {
@@ -43,10 +45,21 @@ function sides(account: string, transfers: Transfer[]): { debits: bigint; credit
   return { debits, credits };
 }
 
-export function foldMerchantLedger(merchantId: string, events: RecordedEvent[]): MerchantLedger {
-  const ledger = emptyLedger(merchantId);
-  const account = ACCOUNTS.merchant(merchantId);
+export function foldMerchantLedger(merchantId: string, events: readonly RecordedEvent[]): MerchantLedger {
+  return foldMoreEvents(emptyLedger(merchantId), events);
+}
+
+/**
+ * Folds the events that follow `ledger.version` into it (changing it): the ledger of the stream up
+ * to their last. A stream's events never change, so a fold of its first versions stays true and
+ * only what follows needs reading (MerchantLedgerFolds).
+ */
+export function foldMoreEvents(ledger: MerchantLedger, events: readonly RecordedEvent[]): MerchantLedger {
+  const account = ACCOUNTS.merchant(ledger.merchantId);
   for (const event of events) {
+    if (event.streamVersion !== ledger.version + 1) {
+      throw new Error(`merchant ledger ${ledger.merchantId}: version ${event.streamVersion} after ${ledger.version}`);
+    }
     ledger.version = event.streamVersion;
     switch (event.type) {
       case 'TransfersPosted': {
@@ -54,7 +67,6 @@ export function foldMerchantLedger(merchantId: string, events: RecordedEvent[]):
         const s = sides(account, d.transfers);
         ledger.creditsPostedKurus += s.credits;
         ledger.debitsPostedKurus += s.debits;
-        ledger.settled.add(d.transactionId);
         break;
       }
       case 'TransfersReserved':
@@ -75,7 +87,6 @@ export function foldMerchantLedger(merchantId: string, events: RecordedEvent[]):
         const s = sides(account, d.transfers);
         ledger.debitsPostedKurus += s.debits;
         ledger.creditsPostedKurus += s.credits;
-        ledger.settled.add(d.transactionId);
         break;
       }
       case 'ReservationVoided': {
@@ -84,7 +95,6 @@ export function foldMerchantLedger(merchantId: string, events: RecordedEvent[]):
         if (!reserved) throw new Error(`void without reservation for ${d.transactionId}`);
         ledger.debitsPendingKurus -= sides(account, reserved).debits;
         ledger.reservations.delete(d.transactionId);
-        ledger.settled.add(d.transactionId);
         break;
       }
       default:

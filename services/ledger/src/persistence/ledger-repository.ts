@@ -22,10 +22,12 @@ import {
   type SqlDatabase,
   type StreamWrite,
 } from '@transfergate/event-store';
-import { foldMerchantLedger, type MerchantLedger } from '../domain/merchant-ledger.js';
+import type { MerchantLedger } from '../domain/merchant-ledger.js';
 import { evolveWithAppended, foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
 import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
 import { rowAlongsideRequest } from '../read-models/projector.js';
+import { MerchantLedgerFolds } from './merchant-ledger-folds.js';
+import { MerchantReservationQueue } from './merchant-reservation-queue.js';
 import { OPERATION_GUID_GUARD_SCHEMA } from './operation-guid-guard.js';
 
 export interface PendingWrite {
@@ -37,6 +39,10 @@ export interface PendingWrite {
 /** Loads aggregates from their streams and appends decided events with actor metadata. */
 @Injectable()
 export class LedgerRepository implements OnModuleInit {
+  private readonly merchantLedgers = new MerchantLedgerFolds();
+  /** Reservations of one merchant run one at a time in this process. */
+  readonly reservations = new MerchantReservationQueue();
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
@@ -71,8 +77,10 @@ export class LedgerRepository implements OnModuleInit {
     );
   }
 
+  /** The merchant's balance and open reservations, from its ledger stream (only the events not folded yet are read). */
   async loadMerchantLedger(merchantId: string): Promise<MerchantLedger> {
-    return foldMerchantLedger(merchantId, await this.store.readStream(STREAMS.merchantLedger(merchantId)));
+    const streamId = STREAMS.merchantLedger(merchantId);
+    return this.merchantLedgers.load(merchantId, (fromVersion) => this.store.readStream(streamId, fromVersion));
   }
 
   /** Latest state of a configuration stream and its version (0 when it does not exist). */
