@@ -299,6 +299,8 @@ describe.each(ENGINES)('outgoing callbacks (%s)', (engine: Engine) => {
     // The dispatcher enqueues a batch of final events with one read per kind of stream and one
     // insert: a transaction must not pick up another's infrastructure, secret, amount or outcome.
     const created: Array<{ path: string; id: string; amount: number; uuid: string; approve: boolean }> = [];
+    const track = async (path: string, id: string, amount: number, approve: boolean, ref: Promise<{ uuid: string }>) =>
+      created.push({ path, id, amount, approve, uuid: (await ref).uuid });
     for (let i = 0; i < 2; i++) {
       const approve = i === 0;
       const m = ext('CBB-M');
@@ -308,45 +310,18 @@ describe.each(ENGINES)('outgoing callbacks (%s)', (engine: Engine) => {
         creds(CB_KEYS.merchant),
       );
       expect(merchantCreated.status).toBe(200);
-      created.push({
-        path: '/cb-merchant/deposit',
-        id: m,
-        amount: 101 + i,
-        approve,
-        ...(await numberOf(CB_KEYS.merchant, m)),
-      });
+      await track('/cb-merchant/deposit', m, 101 + i, approve, numberOf(CB_KEYS.merchant, m));
       const h = ext('CBB-H');
-      created.push({
-        path: '/cb-h2h/deposit',
-        id: h,
-        amount: 203 + i,
-        approve,
-        ...(await h2h('deposit', CB_KEYS.h2h, h, 203 + i)),
-      });
+      await track('/cb-h2h/deposit', h, 203 + i, approve, h2h('deposit', CB_KEYS.h2h, h, 203 + i));
       const f = ext('CBB-I');
-      expect(
-        (
-          await postJson(
-            `${app.baseUrl}/deposits/deposit-request`,
-            infraRequest(f, 305 + i, { CustomerFullName: 'Mehmet Demir' }),
-          )
-        ).status,
-      ).toBe(200);
-      created.push({
-        path: '/cb-infra/deposit',
-        id: f,
-        amount: 305 + i,
-        approve,
-        ...(await numberOf(CB_KEYS.infra, f)),
-      });
+      const infraCreated = await postJson(
+        `${app.baseUrl}/deposits/deposit-request`,
+        infraRequest(f, 305 + i, { CustomerFullName: 'Mehmet Demir' }),
+      );
+      expect(infraCreated.status).toBe(200);
+      await track('/cb-infra/deposit', f, 305 + i, approve, numberOf(CB_KEYS.infra, f));
       const d = ext('CBB-5');
-      created.push({
-        path: '/cb-md5/deposit',
-        id: d,
-        amount: 407 + i,
-        approve,
-        ...(await h2h('deposit', CB_KEYS.md5, d, 407 + i)),
-      });
+      await track('/cb-md5/deposit', d, 407 + i, approve, h2h('deposit', CB_KEYS.md5, d, 407 + i));
     }
     await Promise.all(created.map((t) => decide('deposit', t, t.approve ? 'approve' : 'reject')));
 

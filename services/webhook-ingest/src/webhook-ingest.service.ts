@@ -201,14 +201,10 @@ export class WebhookIngestService {
   private async infrastructureFor(segment: string): Promise<WebhookInfrastructure | null> {
     const slug = segment.toLowerCase();
     if (!SLUG.test(slug)) return null;
-    const direct = await this.infrastructureBySlug(slug);
+    const direct = await this.directory.infrastructureBySlug(slug);
     if (direct) return direct;
     const target = this.settings.aliases.get(aliasKey(slug));
-    return target && target !== slug ? this.infrastructureBySlug(target) : null;
-  }
-
-  private infrastructureBySlug(slug: string): Promise<WebhookInfrastructure | null> {
-    return this.directory.infrastructureBySlug(slug);
+    return target && target !== slug ? this.directory.infrastructureBySlug(target) : null;
   }
 
   /**
