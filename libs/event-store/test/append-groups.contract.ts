@@ -151,6 +151,75 @@ export function describeAppendGroups(adapter: string, open: () => Promise<SqlDat
       expect((await verifyAll(db)).broken).toEqual([]);
     });
 
+    it("lets callers that expect nothing of a stream share it in one group: arrival order, one chain, each caller's own outcome", async () => {
+      const ledger = stream('ledger');
+      const stale = stream('stale');
+      const stored = event({ pre: true });
+      await store.append(ledger, [stored], 'no_stream');
+      await store.append(stale, [event()], 'no_stream');
+      const groupsBefore = store.appendGroupsWritten;
+      const failedBefore = store.appendGroupsFailed;
+
+      const [a, b, conflict, retry, e, versioned] = await Promise.allSettled([
+        store.appendMany([
+          { streamId: stream('txn-a'), events: [event()], expectedVersion: 'no_stream' },
+          { streamId: ledger, events: [event({ by: 'a' })], expectedVersion: 'any' },
+        ]),
+        store.appendMany([
+          { streamId: stream('txn-b'), events: [event()], expectedVersion: 'no_stream' },
+          { streamId: ledger, events: [event({ by: 'b', n: 1 }), event({ by: 'b', n: 2 })], expectedVersion: 'any' },
+        ]),
+        // Its other write is stale: it writes nothing, and the callers after it do not count it.
+        store.appendMany([
+          { streamId: stale, events: [event()], expectedVersion: 5 },
+          { streamId: ledger, events: [event({ by: 'conflict' })], expectedVersion: 'any' },
+        ]),
+        // A retry of an event stored before: its replay, not a second copy.
+        store.appendMany([{ streamId: ledger, events: [stored], expectedVersion: 'any' }]),
+        store.appendMany([{ streamId: ledger, events: [event({ by: 'e' })], expectedVersion: 'any' }]),
+        // Expects a version: never shares the stream, so it leaves with a later group.
+        store.appendMany([{ streamId: ledger, events: [event({ by: 'versioned' })], expectedVersion: 5 }]),
+      ]);
+
+      expect(ok(a)[1]).toMatchObject({ streamId: ledger, nextVersion: 2, idempotentReplay: false });
+      expect(ok(b)[1]).toMatchObject({ streamId: ledger, nextVersion: 4, idempotentReplay: false });
+      expect(failed(conflict)).toMatchObject({ streamId: stale, expectedVersion: 5, actualVersion: 1 });
+      expect(ok(retry)[0]).toMatchObject({ streamId: ledger, nextVersion: 1, idempotentReplay: true });
+      expect(ok(e)[0]).toMatchObject({ streamId: ledger, nextVersion: 5, idempotentReplay: false });
+      expect(ok(versioned)[0]).toMatchObject({ streamId: ledger, nextVersion: 6 });
+      // Each caller's position is its own last event's, all three in one transaction, in arrival order.
+      const positions = [ok(a)[1]!, ok(b)[1]!, ok(e)[0]!].map((r) => r.lastPosition);
+      expect(new Set(positions.map((p) => p.commitXid)).size).toBe(1);
+      expect(comparePositions(positions[0]!, positions[1]!)).toBe(-1);
+      expect(comparePositions(positions[1]!, positions[2]!)).toBe(-1);
+      expect(ok(versioned)[0]!.lastPosition.commitXid).not.toBe(positions[0]!.commitXid);
+      const events = await store.readStream(ledger);
+      expect(events.map((ev) => ev.data)).toEqual([
+        { pre: true },
+        { by: 'a' },
+        { by: 'b', n: 1 },
+        { by: 'b', n: 2 },
+        { by: 'e' },
+        { by: 'versioned' },
+      ]);
+      expect(events[4]!.position).toEqual(positions[2]);
+
+      // One event per write everywhere: the one-event statement cannot chain a shared stream, so
+      // such a group takes the general one, and nothing falls back to writing alone.
+      const shared = stream('shared');
+      const ones = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          store.appendMany([{ streamId: shared, events: [event({ i })], expectedVersion: 'any' }]),
+        ),
+      );
+      expect(ones.map(([r]) => r!.nextVersion)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(new Set(ones.map(([r]) => r!.lastPosition.commitXid)).size).toBe(1);
+      expect((await store.readStream(shared)).map((ev) => ev.data)).toEqual([0, 1, 2, 3, 4, 5].map((i) => ({ i })));
+      expect(store.appendGroupsFailed - failedBefore).toBe(0);
+      expect(store.appendGroupsWritten - groupsBefore).toBeLessThan(6 + 6);
+      expect((await verifyAll(db)).broken).toEqual([]);
+    });
+
     // One group in flight is every engine's default; two side by side is what two processes of
     // distributed mode write, so it must keep every guarantee too.
     it.each([1, 2])(

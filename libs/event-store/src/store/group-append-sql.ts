@@ -32,10 +32,12 @@ const MEMBERS = `members as (
  * lateral subquery from being flattened back into that join, and `= any(array(...))` keeps the
  * stored-id check off a semi join that may scan es_events.
  * `cur`: each write's stream now and whether its expectation holds; `members`: a member is written
- * only if all its writes hold and none of its event ids is stored already; `chain`: each written
- * stream's hash chain continued event by event from its head (event-chain.ts, the same encoding as
- * the single append); then the stream heads and the events, the events in arrival order (member,
- * write, event) so that seq follows it. One row per write comes back.
+ * only if all its writes hold and none of its event ids is stored already; `todo`: the written
+ * writes, each with the events written before it to its stream in this group (`off`: several
+ * members may append to one stream when none of them expects a version); `chain`: each written
+ * stream's hash chain continued event by event from its head across those writes (event-chain.ts,
+ * the same encoding as the single append); then the stream heads, one per stream, and the events in
+ * arrival order (member, write, event) so that seq follows it. One row per write comes back.
  */
 export const GROUP_APPEND_SQL = `
 with recursive p as (
@@ -54,18 +56,26 @@ cur as (
 ),
 ${MEMBERS},
 todo as (
-  select c.* from cur c join members mm on mm.m = c.m where mm.member_ok
+  -- off: the events written before this one to its stream in this group (several members may write
+  -- one stream when none of them expects a version; AppendGroups decides), so its versions follow them.
+  select c.*, coalesce(c.cur_version, 0) as v0,
+         coalesce(sum(c.n) over (partition by c.s order by c.m, c.w rows between unbounded preceding and 1 preceding), 0)::int
+           as off
+  from cur c join members mm on mm.m = c.m where mm.member_ok
 ),
 ev as (
-  select t.s, t.m, t.w, coalesce(t.cur_version, 0) as base, x.e, x.ord
+  select t.s, t.m, t.w, t.v0, t.off + x.ord::int as k, x.e, x.ord
   from todo t, jsonb_array_elements(t.evs) with ordinality as x(e, ord)
 ),
-chain(s, ord, hash) as (
-  select t.s, 0::bigint, coalesce(t.cur_head, ${GENESIS_HASH_SQL}) from todo t
+streams as (
+  select t.s, min(t.v0) as v0, sum(t.n)::int as total, (array_agg(t.cur_head))[1] as cur_head from todo t group by t.s
+),
+chain(s, k, hash) as (
+  select st.s, 0, coalesce(st.cur_head, ${GENESIS_HASH_SQL}) from streams st
   union all
-  select ev.s, ev.ord, sha256(chain.hash || ${canonicalEventSql({
+  select ev.s, ev.k, sha256(chain.hash || ${canonicalEventSql({
     streamId: 'ev.s',
-    streamVersion: 'ev.base + ev.ord::int',
+    streamVersion: 'ev.v0 + ev.k',
     type: "ev.e->>'type'",
     schemaVersion: "(ev.e->>'v')::int",
     eventId: "ev.e->>'id'",
@@ -73,37 +83,39 @@ chain(s, ord, hash) as (
     data: "ev.e->'data'",
     metadata: "ev.e->'meta'",
   })})
-  from chain join ev on ev.s = chain.s and ev.ord = chain.ord + 1
+  from chain join ev on ev.s = chain.s and ev.k = chain.k + 1
 ),
 heads as (
   insert into es_streams (stream_id, version, head_hash, prev_head_hash)
-  select t.s, coalesce(t.cur_version, 0) + t.n, c.hash, t.cur_head
-  from todo t join chain c on c.s = t.s and c.ord = t.n
+  select st.s, st.v0 + st.total, c.hash, st.cur_head
+  from streams st join chain c on c.s = st.s and c.k = st.total
   on conflict (stream_id) do update
     set version = excluded.version, head_hash = excluded.head_hash, prev_head_hash = es_streams.head_hash
   returning stream_id
 ),
 inserted as (
   insert into es_events (event_id, stream_id, stream_version, type, schema_version, data, metadata, created_at, hash)
-  select (ev.e->>'id')::uuid, ev.s, ev.base + ev.ord::int, ev.e->>'type', (ev.e->>'v')::int, ev.e->'data',
+  select (ev.e->>'id')::uuid, ev.s, ev.v0 + ev.k, ev.e->>'type', (ev.e->>'v')::int, ev.e->'data',
          ev.e->'meta', now(), c.hash
-  from ev join chain c on c.s = ev.s and c.ord = ev.ord
+  from ev join chain c on c.s = ev.s and c.k = ev.k
   order by ev.m, ev.w, ev.ord
-  returning stream_id, xid, seq
+  returning stream_id, stream_version, xid, seq
 )
 select c.m, c.w, c.ok, mm.member_ok, mm.has_stored_id, c.cur_version,
-       coalesce(c.cur_version, 0) + c.n as next_version,
-       (select max(i.xid::text) from inserted i where i.stream_id = c.s) as xid,
-       (select max(i.seq)::text from inserted i where i.stream_id = c.s) as seq
-from cur c join members mm on mm.m = c.m
+       coalesce(c.cur_version, 0) + coalesce(t.off, 0) + c.n as next_version,
+       (select max(i.xid::text) from inserted i
+        where i.stream_id = c.s and i.stream_version > t.v0 + t.off and i.stream_version <= t.v0 + t.off + c.n) as xid,
+       (select max(i.seq)::text from inserted i
+        where i.stream_id = c.s and i.stream_version > t.v0 + t.off and i.stream_version <= t.v0 + t.off + c.n) as seq
+from cur c join members mm on mm.m = c.m left join todo t on t.m = c.m and t.w = c.w
 order by c.m, c.w`;
 
 /**
  * GROUP_APPEND_SQL for a group whose every write carries one event (every deposit request): the
  * same checks, rows and hashes (the chain's one step: SHA-256 of the stream's head and the event's
  * canonical encoding, as in event-chain.ts), without expanding the events and running the chain's
- * recursion, whose sorts and joins cost more than the hashing itself. A stream appears once per
- * group (AppendGroups), so each write's position is its stream's one inserted row.
+ * recursion, whose sorts and joins cost more than the hashing itself. Only for a group whose streams
+ * each appear once (groupAppend), so each write's position is its stream's one inserted row.
  */
 export const GROUP_APPEND_ONE_EVENT_SQL = `
 with p as (
@@ -250,10 +262,18 @@ function columnsKey(columns: Readonly<Record<string, string>>): string {
 }
 
 export function groupAppend(members: GroupMember[]): GroupAppend {
+  const streams = new Set<string>();
+  let writes = 0;
+  for (const member of members) {
+    for (const write of member.writes) streams.add(write.streamId);
+    writes += member.writes.length;
+  }
   const group: GroupAppend = {
     payload: groupPayload(members),
-    streams: JSON.stringify([...new Set(members.flatMap((m) => m.writes.map((w) => w.streamId)))]),
-    oneEventEach: members.every((m) => m.writes.every((w) => w.events.length === 1)),
+    streams: JSON.stringify([...streams]),
+    // The one-event statement hashes each write from its stream's stored head: a stream written by
+    // two members (AppendGroups allows it where no write expects a version) needs the chain's recursion.
+    oneEventEach: streams.size === writes && members.every((m) => m.writes.every((w) => w.events.length === 1)),
   };
   // One insert per table and column declaration: members that declare a table's columns alike
   // share it (every new deposit does), others get their own.
