@@ -102,12 +102,13 @@ inserted as (
   returning stream_id, stream_version, xid, seq
 )
 select c.m, c.w, c.ok, mm.member_ok, mm.has_stored_id, c.cur_version,
-       coalesce(c.cur_version, 0) + coalesce(t.off, 0) + c.n as next_version,
-       (select max(i.xid::text) from inserted i
-        where i.stream_id = c.s and i.stream_version > t.v0 + t.off and i.stream_version <= t.v0 + t.off + c.n) as xid,
-       (select max(i.seq)::text from inserted i
-        where i.stream_id = c.s and i.stream_version > t.v0 + t.off and i.stream_version <= t.v0 + t.off + c.n) as seq
+       coalesce(c.cur_version, 0) + coalesce(t.off, 0) + c.n as next_version, pos.xid, pos.seq
 from cur c join members mm on mm.m = c.m left join todo t on t.m = c.m and t.w = c.w
+-- The write's own events (its versions of the stream): its position is the last one's.
+left join lateral (
+  select max(i.xid::text) as xid, max(i.seq)::text as seq from inserted i
+  where i.stream_id = c.s and i.stream_version > t.v0 + t.off and i.stream_version <= t.v0 + t.off + c.n
+) pos on true
 order by c.m, c.w`;
 
 /**
