@@ -8,6 +8,7 @@ import {
   type AppendResult,
   type NewEvent,
   type SqlDatabase,
+  type SqlExecutor,
 } from '../src/index.js';
 import { verifyAll } from './event-chain.contract.js';
 
@@ -217,6 +218,59 @@ export function describeAppendGroups(adapter: string, open: () => Promise<SqlDat
       expect((await store.readStream(shared)).map((ev) => ev.data)).toEqual([0, 1, 2, 3, 4, 5].map((i) => ({ i })));
       expect(store.appendGroupsFailed - failedBefore).toBe(0);
       expect(store.appendGroupsWritten - groupsBefore).toBeLessThan(6 + 6);
+      expect((await verifyAll(db)).broken).toEqual([]);
+    });
+
+    it('writes a caller alone with several streams in one statement: its results, its conflict, its replay', async () => {
+      // The store's statements and transactions, counted: what a lone caller costs the server.
+      const calls = { query: 0, transaction: 0 };
+      const counted: SqlDatabase = Object.create(db, {
+        query: { value: (sql: string, params?: readonly unknown[]) => (calls.query++, db.query(sql, params)) },
+        transaction: {
+          value: <T>(work: (tx: SqlExecutor) => Promise<T>) => (calls.transaction++, db.transaction(work)),
+        },
+      });
+      const lone = await PostgresEventStore.create(counted, { maxGroupsInFlight: 1, maxWritesPerGroup: 128 });
+      const ledger = stream('lone-ledger');
+      await lone.append(ledger, [event({ n: 1 })], 'no_stream');
+      const txn = stream('lone-txn');
+      const requested = event({ requested: true });
+      const reserved = event({ reserved: true });
+      const writes = [
+        { streamId: txn, events: [requested], expectedVersion: 'no_stream' as const },
+        { streamId: ledger, events: [reserved], expectedVersion: 1 },
+      ];
+
+      calls.query = calls.transaction = 0;
+      const [first, second] = await lone.appendMany(writes);
+      expect(calls).toEqual({ query: 1, transaction: 0 });
+      expect(first).toMatchObject({ streamId: txn, nextVersion: 1, idempotentReplay: false });
+      expect(second).toMatchObject({ streamId: ledger, nextVersion: 2, idempotentReplay: false });
+      expect(first!.lastPosition.commitXid).toBe(second!.lastPosition.commitXid);
+      expect(comparePositions(first!.lastPosition, second!.lastPosition)).toBe(-1);
+
+      // The same events again: their replay, nothing written twice.
+      const again = await lone.appendMany(writes);
+      expect(again.map((r) => [r.nextVersion, r.idempotentReplay])).toEqual([
+        [1, true],
+        [2, true],
+      ]);
+      expect(again.map((r) => r.lastPosition)).toEqual([first!.lastPosition, second!.lastPosition]);
+
+      // A stale version in its second write: its own conflict, and its first write is not written either.
+      const other = stream('lone-other');
+      calls.query = calls.transaction = 0;
+      const stale = await Promise.allSettled([
+        lone.appendMany([
+          { streamId: other, events: [event()], expectedVersion: 'no_stream' },
+          { streamId: ledger, events: [event({ late: true })], expectedVersion: 1 },
+        ]),
+      ]);
+      expect(failed(stale[0])).toBeInstanceOf(WrongExpectedVersionError);
+      expect(failed(stale[0])).toMatchObject({ streamId: ledger, expectedVersion: 1, actualVersion: 2 });
+      expect(calls.transaction).toBe(0);
+      expect(await lone.readStream(other)).toEqual([]);
+      expect((await lone.readStream(ledger)).map((ev) => ev.data)).toEqual([{ n: 1 }, { reserved: true }]);
       expect((await verifyAll(db)).broken).toEqual([]);
     });
 

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { sqlState, sqlTable, UNIQUE_VIOLATION, type SqlDatabase, type SqlExecutor } from '../sql/sql-database.js';
 import { CHAIN_BACKFILL, CHAIN_BACKFILL_NEEDED, EVENT_STORE_SCHEMA } from './schema.js';
 import { GENESIS_HASH_SQL, payloadChainHeadSql, payloadEventSql } from './event-chain.js';
-import { AppendGroups, type AppendGroupLimits, type GroupMember } from './append-groups.js';
+import { AppendGroups, MAX_EVENTS_PER_GROUP, type AppendGroupLimits, type GroupMember } from './append-groups.js';
 import {
   GROUP_APPEND_FUNCTIONS,
   LOCK_STREAMS,
@@ -352,8 +352,8 @@ export class PostgresEventStore implements EventStore {
   private async settleAlone(members: GroupMember[]): Promise<void> {
     for (const member of members) {
       try {
-        if (member.alongside) {
-          await this.writeAloneWithRows(member);
+        if (member.alongside || writesStreamsOnce(member)) {
+          await this.writeAloneInOneCall(member);
           continue;
         }
         const results = await this.writeAlone(member.writes);
@@ -366,11 +366,14 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * A caller with rows alongside, on its own: a group call of one member, the only statement that
-   * writes rows with the events. An event id stored already (a retry) is answered as without rows:
-   * the replay (nothing written) or the refusal.
+   * A caller on its own, in a group call of one member: the only statement that writes rows with the
+   * events, and for writes to several streams one round trip where a transaction took three plus one
+   * per stream (begin, the locks, an append per stream, commit). A withdrawal's request and an approval, which write their
+   * transaction's stream and the merchant's ledger, are such callers whenever nobody else appends
+   * at that moment. An event id stored already (a retry) is answered as without the call: the
+   * replay (nothing written) or the refusal.
    */
-  private async writeAloneWithRows(member: GroupMember): Promise<void> {
+  private async writeAloneInOneCall(member: GroupMember): Promise<void> {
     const outcome = this.settleFromRows(member, await this.runGroup(groupAppend([member])));
     if (outcome === 'written') {
       this.noteCommitted(1);
@@ -643,4 +646,16 @@ function validateWrite(write: StreamWrite): void {
   if (typeof ev === 'number' && (!Number.isInteger(ev) || ev < 0)) {
     throw new RangeError(`expected version must be a non-negative integer, got ${ev}`);
   }
+}
+
+/**
+ * A caller whose writes go to several streams, each once, within a group's bounds: the group call
+ * writes it as it writes one member of a group. One stream written twice in one append is chained
+ * write by write in a transaction (append-groups.ts writes that caller alone too).
+ */
+function writesStreamsOnce(member: GroupMember): boolean {
+  if (member.writes.length < 2) return false;
+  const streams = new Set(member.writes.map((write) => write.streamId));
+  const events = member.writes.reduce((n, write) => n + write.events.length, 0);
+  return streams.size === member.writes.length && events <= MAX_EVENTS_PER_GROUP;
 }
