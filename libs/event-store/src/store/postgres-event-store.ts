@@ -366,12 +366,12 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * A caller on its own, in a group call of one member: the only statement that writes rows with the
-   * events, and for writes to several streams one round trip where a transaction took three plus one
-   * per stream (begin, the locks, an append per stream, commit). A withdrawal's request and an approval, which write their
-   * transaction's stream and the merchant's ledger, are such callers whenever nobody else appends
-   * at that moment. An event id stored already (a retry) is answered as without the call: the
-   * replay (nothing written) or the refusal.
+   * A caller on its own, in a group call of one member: the only statement that writes rows with
+   * the events, and for writes to several streams one round trip where a transaction took three
+   * plus one per stream (begin, the locks, an append per stream, commit). A withdrawal's request
+   * and an approval, which write their transaction's stream and the merchant's ledger, are such
+   * callers whenever nobody else appends at that moment. An event id stored already (a retry) is
+   * answered as without the call: the replay (nothing written) or the refusal.
    */
   private async writeAloneInOneCall(member: GroupMember): Promise<void> {
     const outcome = this.settleFromRows(member, await this.runGroup(groupAppend([member])));
