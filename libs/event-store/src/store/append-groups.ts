@@ -137,6 +137,7 @@ export class AppendGroups {
   }
 }
 
-function eventCount(member: GroupMember): number {
+/** The events of all of a caller's writes (the bound MAX_EVENTS_PER_GROUP counts them). */
+export function eventCount(member: GroupMember): number {
   return member.writes.reduce((n, w) => n + w.events.length, 0);
 }

@@ -2,7 +2,13 @@ import { EventEmitter } from 'node:events';
 import { sqlState, sqlTable, UNIQUE_VIOLATION, type SqlDatabase, type SqlExecutor } from '../sql/sql-database.js';
 import { CHAIN_BACKFILL, CHAIN_BACKFILL_NEEDED, EVENT_STORE_SCHEMA } from './schema.js';
 import { GENESIS_HASH_SQL, payloadChainHeadSql, payloadEventSql } from './event-chain.js';
-import { AppendGroups, MAX_EVENTS_PER_GROUP, type AppendGroupLimits, type GroupMember } from './append-groups.js';
+import {
+  AppendGroups,
+  MAX_EVENTS_PER_GROUP,
+  eventCount,
+  type AppendGroupLimits,
+  type GroupMember,
+} from './append-groups.js';
 import {
   GROUP_APPEND_FUNCTIONS,
   LOCK_STREAMS,
@@ -656,6 +662,5 @@ function validateWrite(write: StreamWrite): void {
 function writesStreamsOnce(member: GroupMember): boolean {
   if (member.writes.length < 2) return false;
   const streams = new Set(member.writes.map((write) => write.streamId));
-  const events = member.writes.reduce((n, write) => n + write.events.length, 0);
-  return streams.size === member.writes.length && events <= MAX_EVENTS_PER_GROUP;
+  return streams.size === member.writes.length && eventCount(member) <= MAX_EVENTS_PER_GROUP;
 }
