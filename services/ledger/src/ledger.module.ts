@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { DepositExpirySweeper } from './commands/deposit-expiry.sweeper.js';
 import { RequestDepositHandler } from './commands/request-deposit.handler.js';
 import { RequestWithdrawalHandler } from './commands/request-withdrawal.handler.js';
+import { MerchantRules } from './commands/merchant-rules.js';
 import { ReceivingAccountSelector } from './commands/receiving-account.selector.js';
 import {
   ApproveTransactionHandler,
@@ -51,6 +52,7 @@ import { RECONCILIATION_LEDGER_PROVIDERS } from './reconciliation/reconciliation
   providers: [
     LedgerRepository,
     ReceivingAccountSelector,
+    MerchantRules,
     LedgerProjectionRunner,
     DepositExpirySweeper,
     RequestDepositHandler,

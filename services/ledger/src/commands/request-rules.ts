@@ -55,10 +55,19 @@ export function originOf(
   };
 }
 
-/** Merchant active and the amount within its min/max (merchant from its stream); answers the record. */
-export async function assertAmountAllowed(repository: LedgerRepository, merchantId: string, amountKurus: bigint) {
-  const { state: merchant } = await repository.loadConfig(STREAMS.merchant(merchantId), 'MerchantConfigured');
-  return assertMerchantAllows(merchant, amountKurus);
+/**
+ * A request the rules refused may repeat one answered before the rules (or the balance) changed:
+ * it gets its first answer again (or is a duplicate); only a new request gets the refusal.
+ */
+export async function repeatOrRefusal(
+  repository: LedgerRepository,
+  transactionId: string,
+  fingerprint: string,
+  refusal: unknown,
+): Promise<TransactionView> {
+  const existing = await repository.loadTransaction(transactionId);
+  if (existing) return replayOrDuplicate(existing, fingerprint);
+  throw refusal;
 }
 
 export function assertMerchantAllows(merchant: MerchantRecord | undefined, amountKurus: bigint): MerchantRecord {

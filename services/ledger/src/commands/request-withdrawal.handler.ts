@@ -14,10 +14,13 @@ import { assertCanReserve, withdrawalTransfers } from '../domain/merchant-ledger
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
+import { MerchantRules } from './merchant-rules.js';
+import type { MerchantRecord } from './receiving-account.selector.js';
 import {
-  assertAmountAllowed,
+  assertMerchantAllows,
   operationGuidReused,
   originOf,
+  repeatOrRefusal,
   replayOrDuplicate,
   viewAfterRequest,
 } from './request-rules.js';
@@ -29,14 +32,25 @@ import {
  */
 @CommandHandler(RequestWithdrawalCommand)
 export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdrawalCommand, TransactionView> {
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(
+    private readonly repository: LedgerRepository,
+    private readonly rules: MerchantRules,
+  ) {}
 
   async execute({ input }: RequestWithdrawalCommand): Promise<TransactionView> {
     const iban = checkTurkishIban(input.iban);
     if (!iban.ok) throw new DomainError('invalid_iban', iban.reason);
     const transactionId = transactionIdFor(input.providerId, input.externalId);
     const txnStream = STREAMS.transaction(transactionId);
-    const merchant = await assertAmountAllowed(this.repository, input.merchantId, input.amountKurus);
+    // As a deposit: the rules from memory, then the append whose no_stream expectation is the
+    // duplicate check. The transaction's stream is read only when something says no, so a repeat
+    // still gets its first answer even if the rules or the balance have changed since.
+    let merchant: MerchantRecord;
+    try {
+      merchant = assertMerchantAllows(await this.rules.of(input.merchantId), input.amountKurus);
+    } catch (refusal) {
+      return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, refusal);
+    }
     const feeKurus = commissionKurus(input.amountKurus, merchant.withdrawalCommissionBp);
     let number: number | undefined;
     const guidKey = operationGuidKey(input);
@@ -44,10 +58,12 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
     // One reservation of this merchant at a time in this process (MerchantReservationQueue).
     return this.repository.reservations.run(input.merchantId, async () => {
       for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
-        const existing = await this.repository.loadTransaction(transactionId);
-        if (existing) return replayOrDuplicate(existing, input.requestFingerprint);
         const ledger = await this.repository.loadMerchantLedger(input.merchantId);
-        assertCanReserve(ledger, input.amountKurus + feeKurus, BigInt(merchant.overdraftLimitKurus));
+        try {
+          assertCanReserve(ledger, input.amountKurus + feeKurus, BigInt(merchant.overdraftLimitKurus));
+        } catch (refusal) {
+          return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, refusal);
+        }
         number ??= await this.repository.nextTransactionNumber();
         // Object.assign, not a leading spread followed by new keys (slow on Node 20's V8; same keys and order).
         const requested = domainEvent(
@@ -74,18 +90,27 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
           );
           return viewAfterRequest(requested);
         } catch (error) {
-          // Either the external id was claimed meanwhile (answered at the loop's top), another
-          // request holds this OperationGuid, or another change to this merchant's balance landed
-          // first (re-check the balance and try again).
-          if (isOperationGuidTaken(error)) {
+          // The external id exists already (a repeat, or a concurrent request won the claim),
+          // another request holds this OperationGuid (a repeat of this one holds it too: its first
+          // answer), or another change to this merchant's balance landed first (re-check the
+          // balance and try again).
+          const guidTaken = isOperationGuidTaken(error);
+          const claimed = error instanceof WrongExpectedVersionError && error.streamId === txnStream;
+          if (guidTaken || claimed) {
             const winner = await this.repository.loadTransaction(transactionId);
             if (winner) return replayOrDuplicate(winner, input.requestFingerprint);
-            throw operationGuidReused();
+            if (guidTaken) throw operationGuidReused();
+            throw new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
           }
           if (!(error instanceof WrongExpectedVersionError)) throw error;
         }
       }
-      throw new DomainError('concurrency_conflict', 'merchant balance is changing too fast; retry the request');
+      // A repeat whose every try met a moved balance first is still a repeat.
+      const conflict = new DomainError(
+        'concurrency_conflict',
+        'merchant balance is changing too fast; retry the request',
+      );
+      return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, conflict);
     });
   }
 }

@@ -19,14 +19,16 @@ import {
   assertCanReserve,
   depositTransfers,
   withdrawalTransfers,
-  type MerchantLedger,
+  type MerchantBalance,
 } from '../domain/merchant-ledger.js';
 import { assertMove, evolveWithAppended, type TransactionAggregate } from '../domain/transaction.js';
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
+import { MerchantRules } from './merchant-rules.js';
 
 interface Decision {
-  writes: (txnVersion: number, ledger: () => Promise<MerchantLedger>) => Promise<PendingWrite[]>;
+  /** `ledger`: the merchant's balance, with this transaction's open reservation if it has one. */
+  writes: (txnVersion: number, ledger: () => Promise<MerchantBalance>) => Promise<PendingWrite[]>;
 }
 
 /**
@@ -43,8 +45,9 @@ async function runTransition(
   for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
     const current = await repository.loadTransaction(transactionId);
     if (!current) throw new DomainError('transaction_not_found', 'no such transaction');
-    let ledger: MerchantLedger | undefined;
-    const loadLedger = async () => (ledger ??= await repository.loadMerchantLedger(current.view.merchantId));
+    let ledger: MerchantBalance | undefined;
+    const loadLedger = async () =>
+      (ledger ??= await repository.loadMerchantLedger(current.view.merchantId, transactionId));
     const writes = await decide(current).writes(current.version, loadLedger);
     try {
       await repository.append(writes, actor);
@@ -85,7 +88,10 @@ const txnWrite = (transactionId: string, version: number, events: PendingWrite['
 
 @CommandHandler(ApproveTransactionCommand)
 export class ApproveTransactionHandler implements ICommandHandler<ApproveTransactionCommand, TransactionView> {
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(
+    private readonly repository: LedgerRepository,
+    private readonly rules: MerchantRules,
+  ) {}
 
   async execute({ input }: ApproveTransactionCommand): Promise<TransactionView> {
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
@@ -107,10 +113,7 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
             by: by(input.actor),
           });
           if (view.type === 'deposit') {
-            const { state: merchant } = await this.repository.loadConfig(
-              STREAMS.merchant(view.merchantId),
-              'MerchantConfigured',
-            );
+            const merchant = await this.rules.of(view.merchantId);
             const amount = BigInt(view.amountKurus);
             const commission = commissionKurus(amount, merchant?.depositCommissionBp ?? 0);
             const posted = domainEvent('TransfersPosted', {
@@ -127,7 +130,7 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
             return [txnWrite(view.transactionId, version, [approved]), settlementWrite(view.merchantId, posted)];
           }
           const ledger = await loadLedger();
-          const reservation = ledger.reservations.get(view.transactionId);
+          const reservation = ledger.reservation;
           if (!reservation) throw new Error(`withdrawal ${view.transactionId} has no open reservation`);
           const posted = domainEvent('ReservationPosted', {
             transactionId: view.transactionId,
@@ -259,7 +262,10 @@ export class AssignTransactionHandler implements ICommandHandler<AssignTransacti
 
 @CommandHandler(ChangeAmountCommand)
 export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand, TransactionView> {
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(
+    private readonly repository: LedgerRepository,
+    private readonly rules: MerchantRules,
+  ) {}
 
   async execute({ input }: ChangeAmountCommand): Promise<TransactionView> {
     if (input.amountKurus <= 0n) throw new DomainError('invalid_amount', 'amount must be positive');
@@ -281,10 +287,7 @@ export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand,
               ]),
             ];
           }
-          const { state: merchant } = await this.repository.loadConfig(
-            STREAMS.merchant(view.merchantId),
-            'MerchantConfigured',
-          );
+          const merchant = await this.rules.of(view.merchantId);
           const fee = commissionKurus(input.amountKurus, merchant?.withdrawalCommissionBp ?? 0);
           const ledger = await loadLedger();
           const previousTotal = BigInt(view.amountKurus) + BigInt(view.feeKurus);

@@ -26,12 +26,36 @@ export function emptyLedger(merchantId: string): MerchantLedger {
   };
 }
 
-/** A copy that folding more events into leaves the original as it was. */
-export function copyLedger(ledger: MerchantLedger): MerchantLedger {
-  return { ...ledger, reservations: new Map(ledger.reservations) };
+/**
+ * What a command decides from: the balance at one version of the ledger stream and, when it asked
+ * about one transaction, that transaction's open reservation. A copy: later folds do not move it.
+ */
+export interface MerchantBalance {
+  merchantId: string;
+  version: number;
+  creditsPostedKurus: bigint;
+  debitsPostedKurus: bigint;
+  debitsPendingKurus: bigint;
+  /** The open reservation of the transaction the load was asked about; undefined when none is open. */
+  reservation?: Transfer[];
 }
 
-export function availableKurus(ledger: MerchantLedger): bigint {
+/** The balance a fold holds now, and the open reservation of `transactionId` if one was asked about. */
+export function balanceOf(ledger: MerchantLedger, transactionId?: string): MerchantBalance {
+  const reservation = transactionId === undefined ? undefined : ledger.reservations.get(transactionId);
+  return {
+    merchantId: ledger.merchantId,
+    version: ledger.version,
+    creditsPostedKurus: ledger.creditsPostedKurus,
+    debitsPostedKurus: ledger.debitsPostedKurus,
+    debitsPendingKurus: ledger.debitsPendingKurus,
+    ...(reservation ? { reservation: reservation.map((transfer) => ({ ...transfer })) } : {}),
+  };
+}
+
+type Balances = Pick<MerchantLedger, 'creditsPostedKurus' | 'debitsPostedKurus' | 'debitsPendingKurus'>;
+
+export function availableKurus(ledger: Balances): bigint {
   return ledger.creditsPostedKurus - ledger.debitsPostedKurus - ledger.debitsPendingKurus;
 }
 
@@ -52,7 +76,8 @@ export function foldMerchantLedger(merchantId: string, events: readonly Recorded
 /**
  * Folds the events that follow `ledger.version` into it (changing it): the ledger of the stream up
  * to their last. A stream's events never change, so a fold of its first versions stays true and
- * only what follows needs reading (MerchantLedgerFolds).
+ * only what follows needs reading (MerchantLedgerFolds). An event it cannot apply throws before
+ * changing anything of that event: the fold stays the ledger at the event before.
  */
 export function foldMoreEvents(ledger: MerchantLedger, events: readonly RecordedEvent[]): MerchantLedger {
   const account = ACCOUNTS.merchant(ledger.merchantId);
@@ -60,7 +85,6 @@ export function foldMoreEvents(ledger: MerchantLedger, events: readonly Recorded
     if (event.streamVersion !== ledger.version + 1) {
       throw new Error(`merchant ledger ${ledger.merchantId}: version ${event.streamVersion} after ${ledger.version}`);
     }
-    ledger.version = event.streamVersion;
     switch (event.type) {
       case 'TransfersPosted': {
         const d = EVENT_CATALOG.TransfersPosted.schema.parse(event.data);
@@ -73,18 +97,20 @@ export function foldMoreEvents(ledger: MerchantLedger, events: readonly Recorded
       case 'ReservationChanged': {
         const d = EVENT_CATALOG.TransfersReserved.schema.parse(event.data);
         const previous = ledger.reservations.get(d.transactionId);
-        if (previous) ledger.debitsPendingKurus -= sides(account, previous).debits;
+        const releasedKurus = previous ? sides(account, previous).debits : 0n;
+        const reservedKurus = sides(account, d.transfers).debits;
         ledger.reservations.set(d.transactionId, d.transfers);
-        ledger.debitsPendingKurus += sides(account, d.transfers).debits;
+        ledger.debitsPendingKurus += reservedKurus - releasedKurus;
         break;
       }
       case 'ReservationPosted': {
         const d = EVENT_CATALOG.ReservationPosted.schema.parse(event.data);
         const reserved = ledger.reservations.get(d.transactionId);
         if (!reserved) throw new Error(`posting without reservation for ${d.transactionId}`);
-        ledger.debitsPendingKurus -= sides(account, reserved).debits;
-        ledger.reservations.delete(d.transactionId);
+        const releasedKurus = sides(account, reserved).debits;
         const s = sides(account, d.transfers);
+        ledger.debitsPendingKurus -= releasedKurus;
+        ledger.reservations.delete(d.transactionId);
         ledger.debitsPostedKurus += s.debits;
         ledger.creditsPostedKurus += s.credits;
         break;
@@ -100,12 +126,13 @@ export function foldMoreEvents(ledger: MerchantLedger, events: readonly Recorded
       default:
         throw new Error(`unknown merchant ledger event ${event.type}`);
     }
+    ledger.version = event.streamVersion;
   }
   return ledger;
 }
 
 /** Refuses a new pending debit that would take the merchant below its overdraft limit. */
-export function assertCanReserve(ledger: MerchantLedger, extraDebitKurus: bigint, overdraftLimitKurus: bigint): void {
+export function assertCanReserve(ledger: Balances, extraDebitKurus: bigint, overdraftLimitKurus: bigint): void {
   const after = availableKurus(ledger) - extraDebitKurus;
   if (after < -overdraftLimitKurus) {
     throw new DomainError('insufficient_balance', 'merchant balance does not cover the amount and fee', {

@@ -22,7 +22,7 @@ import {
   type SqlDatabase,
   type StreamWrite,
 } from '@transfergate/event-store';
-import type { MerchantLedger } from '../domain/merchant-ledger.js';
+import type { MerchantBalance } from '../domain/merchant-ledger.js';
 import { evolveWithAppended, foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
 import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
 import { rowAlongsideRequest } from '../read-models/projector.js';
@@ -77,10 +77,17 @@ export class LedgerRepository implements OnModuleInit {
     );
   }
 
-  /** The merchant's balance and open reservations, from its ledger stream (only the events not folded yet are read). */
-  async loadMerchantLedger(merchantId: string): Promise<MerchantLedger> {
+  /**
+   * The merchant's balance, and the open reservation of `transactionId` if asked, from its ledger
+   * stream (only the events not folded yet are read).
+   */
+  async loadMerchantLedger(merchantId: string, transactionId?: string): Promise<MerchantBalance> {
     const streamId = STREAMS.merchantLedger(merchantId);
-    return this.merchantLedgers.load(merchantId, (fromVersion) => this.store.readStream(streamId, fromVersion));
+    return this.merchantLedgers.load(
+      merchantId,
+      (fromVersion) => this.store.readStream(streamId, fromVersion),
+      transactionId,
+    );
   }
 
   /** Latest state of a configuration stream and its version (0 when it does not exist). */

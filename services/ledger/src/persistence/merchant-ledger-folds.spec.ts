@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@transfergate/event-store';
 import {
+  balanceOf,
   depositTransfers,
   foldMerchantLedger,
   withdrawalTransfers,
-  type MerchantLedger,
+  type MerchantBalance,
 } from '../domain/merchant-ledger.js';
 import { MerchantLedgerFolds } from './merchant-ledger-folds.js';
 import { MerchantReservationQueue } from './merchant-reservation-queue.js';
@@ -86,7 +87,9 @@ function storeOf(stream: RecordedEvent[]) {
   };
 }
 
-const comparable = (ledger: MerchantLedger) => ({ ...ledger, reservations: [...ledger.reservations] });
+/** The whole stream's fold up to `count` events, as a load answers it. */
+const foldedBalance = (stream: RecordedEvent[], count: number, transactionId?: string): MerchantBalance =>
+  balanceOf(foldMerchantLedger(MERCHANT, stream.slice(0, count)), transactionId);
 
 describe('MerchantLedgerFolds', () => {
   it("a load reads only the events after the held version and answers the whole stream's fold", async () => {
@@ -95,30 +98,52 @@ describe('MerchantLedgerFolds', () => {
     const folds = new MerchantLedgerFolds();
     for (const committed of [0, 1, 7, 7, 23, 40, 60]) {
       store.commit(committed);
-      const ledger = await folds.load(MERCHANT, store.readFrom);
-      expect(comparable(ledger)).toEqual(comparable(foldMerchantLedger(MERCHANT, stream.slice(0, committed))));
+      expect(await folds.load(MERCHANT, store.readFrom)).toEqual(foldedBalance(stream, committed));
     }
     expect(store.reads).toEqual([1, 1, 2, 8, 8, 24, 41]);
     expect(folds.size).toBe(1);
   });
 
-  it('side-by-side loads keep the furthest fold, and a caller changing its copy changes nothing held', async () => {
+  it('answers the open reservation of the transaction asked about, and none for a settled one', async () => {
+    const stream = ledgerStream(60);
+    const store = storeOf(stream);
+    const folds = new MerchantLedgerFolds();
+    // Event 58 reserves (its withdrawal is settled by event 60): open at 58.
+    store.commit(58);
+    const open = [...foldMerchantLedger(MERCHANT, stream.slice(0, 58)).reservations.keys()];
+    const settled = stream
+      .slice(0, 58)
+      .filter((e) => e.type === 'ReservationPosted' || e.type === 'ReservationVoided')
+      .map((e) => (e.data as { transactionId: string }).transactionId);
+    expect(open.length).toBeGreaterThan(0);
+    expect(settled.length).toBeGreaterThan(0);
+    for (const transactionId of [...open, ...settled]) {
+      const balance = await folds.load(MERCHANT, store.readFrom, transactionId);
+      expect(balance).toEqual(foldedBalance(stream, 58, transactionId));
+      expect(balance.reservation !== undefined).toBe(open.includes(transactionId));
+    }
+  });
+
+  it('side-by-side loads never move the held fold back, and a caller changing its answer changes nothing held', async () => {
     const stream = ledgerStream(30);
     const store = storeOf(stream);
     const folds = new MerchantLedgerFolds();
-    store.commit(30);
+    store.commit(28); // event 28 reserves: one withdrawal open
     // A slower load, started first, read only 10 events and finishes last: it must not move the
-    // held fold back.
+    // held fold back. It answers the held fold's balance, a version the stream had.
     let releaseSlow!: (events: RecordedEvent[]) => void;
     const slow = folds.load(MERCHANT, () => new Promise<RecordedEvent[]>((resolve) => (releaseSlow = resolve)));
-    const ahead = await folds.load(MERCHANT, store.readFrom);
+    const open = [...foldMerchantLedger(MERCHANT, stream.slice(0, 28)).reservations.keys()][0]!;
+    const ahead = await folds.load(MERCHANT, store.readFrom, open);
     releaseSlow(stream.slice(0, 10));
-    expect((await slow).version).toBe(10);
-    ahead.reservations.clear();
+    expect(await slow).toEqual(foldedBalance(stream, 28));
     ahead.creditsPostedKurus = 0n;
-    const again = await folds.load(MERCHANT, store.readFrom);
-    expect(comparable(again)).toEqual(comparable(foldMerchantLedger(MERCHANT, stream)));
-    expect(store.reads.at(-1)).toBe(31);
+    ahead.version = 1;
+    ahead.reservation!.length = 0;
+    const again = await folds.load(MERCHANT, store.readFrom, open);
+    expect(again).toEqual(foldedBalance(stream, 28, open));
+    expect(again.reservation).toHaveLength(2); // payout and fee, unchanged by the caller's edit
+    expect(store.reads.at(-1)).toBe(29);
   });
 
   it('refuses a tail that does not follow the held version, and keeps the held fold', async () => {
@@ -131,9 +156,32 @@ describe('MerchantLedgerFolds', () => {
       /version 12 after 10/,
     );
     store.commit(20);
-    expect(comparable(await folds.load(MERCHANT, store.readFrom))).toEqual(
-      comparable(foldMerchantLedger(MERCHANT, stream)),
+    expect(await folds.load(MERCHANT, store.readFrom)).toEqual(foldedBalance(stream, 20));
+  });
+
+  it('an event it cannot apply leaves the held fold at the event before, whole', async () => {
+    const stream = ledgerStream(20);
+    const store = storeOf(stream);
+    const folds = new MerchantLedgerFolds();
+    store.commit(10);
+    await folds.load(MERCHANT, store.readFrom);
+    // Event 12 posts a reservation nobody made: 11 is folded, 12 changes nothing.
+    const stranger = randomUUID();
+    const bad: RecordedEvent = {
+      ...stream[11]!,
+      type: 'ReservationPosted',
+      data: {
+        transactionId: stranger,
+        merchantId: MERCHANT,
+        transfers: withdrawalTransfers(stranger, MERCHANT, 100n, 0n),
+      },
+    };
+    await expect(folds.load(MERCHANT, () => Promise.resolve([stream[10]!, bad]))).rejects.toThrow(
+      /posting without reservation/,
     );
+    store.commit(20);
+    expect(await folds.load(MERCHANT, store.readFrom)).toEqual(foldedBalance(stream, 20));
+    expect(store.reads.at(-1)).toBe(12);
   });
 
   it('holds at most its bound of merchants', async () => {
