@@ -1,21 +1,12 @@
 import { ConfigureBankAccountCommand, ConfigureMerchantCommand, DomainError } from '@transfergate/contracts';
 import { LedgerProjectionRunner, configIdFor } from '@transfergate/ledger';
 import { ENGINES, issueBootstrap, startTestApp, type TestApp } from '../support/test-app.js';
-import { BOOTSTRAP_ACCOUNT, requestDeposit } from '../support/deposit-command.js';
+import { BOOTSTRAP_ACCOUNT, BOOTSTRAP_MERCHANT, refusalCode, requestDeposit } from '../support/deposit-command.js';
 
 const MERCHANT = configIdFor.merchant('Acme');
 const ACTOR = { source: 'test', operatorId: 'op-1' };
 
-/** The bootstrap's merchant and account (test-app.ts), in kuruş. */
-const MERCHANT_RULES = {
-  name: 'Acme',
-  active: true,
-  minAmountKurus: 1_000n,
-  maxAmountKurus: 50_000_000n,
-  depositCommissionBp: 150,
-  withdrawalCommissionBp: 0,
-  overdraftLimitKurus: 0n,
-};
+const MERCHANT_RULES = BOOTSTRAP_MERCHANT;
 const ACCOUNT = BOOTSTRAP_ACCOUNT;
 
 /**
@@ -40,14 +31,7 @@ describe.each(ENGINES)('deposit context from memory on %s', (engine) => {
   });
 
   const deposit = (amountKurus: bigint, externalId = nextId()) => requestDeposit(app, amountKurus, externalId);
-  const refusal = async (promise: Promise<unknown>): Promise<string> => {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(DomainError);
-    return (error as DomainError).errorCode;
-  };
+  const refusal = refusalCode;
   const configureMerchant = (changes: Partial<typeof MERCHANT_RULES>) =>
     app.commands.execute(new ConfigureMerchantCommand({ ...MERCHANT_RULES, ...changes }, ACTOR));
   const configureAccount = (changes: Partial<typeof ACCOUNT>) =>

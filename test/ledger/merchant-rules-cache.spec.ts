@@ -10,23 +10,15 @@ import {
 } from '@transfergate/contracts';
 import { checkLedgerInvariants, configIdFor } from '@transfergate/ledger';
 import { ENGINES, issueBootstrap, startTestApp, type TestApp } from '../support/test-app.js';
-import { requestDeposit } from '../support/deposit-command.js';
+import { BOOTSTRAP_MERCHANT, refusalCode, requestDeposit } from '../support/deposit-command.js';
 
 const MERCHANT = configIdFor.merchant('Acme');
 const PROVIDER = configIdFor.provider('acme-h2h');
 const ACTOR = { source: 'test', operatorId: 'op-1' };
 const IBAN = 'TR930006200000000006295317';
 
-/** The bootstrap's merchant (test-app.ts), in kuruş, with room to withdraw without deposits first. */
-const MERCHANT_RULES = {
-  name: 'Acme',
-  active: true,
-  minAmountKurus: 1_000n,
-  maxAmountKurus: 50_000_000n,
-  depositCommissionBp: 150,
-  withdrawalCommissionBp: 0,
-  overdraftLimitKurus: 1_000_000_000n,
-};
+/** The bootstrap's merchant, with room to withdraw without deposits first. */
+const MERCHANT_RULES = { ...BOOTSTRAP_MERCHANT, overdraftLimitKurus: 1_000_000_000n };
 
 /**
  * Withdrawal requests, deposit approvals and amount changes take the merchant's rules from the
@@ -68,14 +60,7 @@ describe.each(ENGINES)('merchant rules from memory on %s', (engine) => {
     ) as Promise<TransactionView>;
   const approve = (transactionId: string) =>
     app.commands.execute(new ApproveTransactionCommand({ transactionId, actor: ACTOR })) as Promise<TransactionView>;
-  const refusal = async (promise: Promise<unknown>): Promise<string> => {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(DomainError);
-    return (error as DomainError).errorCode;
-  };
+  const refusal = refusalCode;
   /** The streams the store was asked to read while `work` ran. */
   const streamsReadBy = async (work: () => Promise<unknown>): Promise<string[]> => {
     const read = jest.spyOn(app.store, 'readStream');

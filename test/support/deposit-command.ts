@@ -1,6 +1,17 @@
-import { RequestDepositCommand, type TransactionView } from '@transfergate/contracts';
+import { DomainError, RequestDepositCommand, type TransactionView } from '@transfergate/contracts';
 import { configIdFor } from '@transfergate/ledger';
 import type { TestApp } from './test-app.js';
+
+/** The issue bootstrap's merchant (test-app.ts) as ConfigureMerchantCommand takes it, in kuruş. */
+export const BOOTSTRAP_MERCHANT = {
+  name: 'Acme',
+  active: true,
+  minAmountKurus: 1_000n,
+  maxAmountKurus: 50_000_000n,
+  depositCommissionBp: 150,
+  withdrawalCommissionBp: 0,
+  overdraftLimitKurus: 0n,
+};
 
 /** The issue bootstrap's receiving account (test-app.ts) as ConfigureBankAccountCommand takes it, in kuruş. */
 export const BOOTSTRAP_ACCOUNT = {
@@ -29,4 +40,14 @@ export function requestDeposit(app: TestApp, amountKurus: bigint, externalId: st
       actor: { source: 'test' },
     }),
   );
+}
+
+/** The error code a command was refused with (fails the test if it was not refused by the domain). */
+export async function refusalCode(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return (error as DomainError).errorCode;
 }
