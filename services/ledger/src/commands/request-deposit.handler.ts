@@ -14,13 +14,7 @@ import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
-import {
-  assertMerchantAllows,
-  operationGuidReused,
-  originOf,
-  repeatOrRefusal,
-  replayOrDuplicate,
-} from './request-rules.js';
+import { answerClaimed, assertMerchantAllows, originOf, repeatOrRefusal } from './request-rules.js';
 
 /** Decides a deposit request: merchant rules, receiving account, a new stream claimed with no_stream. */
 @CommandHandler(RequestDepositCommand)
@@ -78,10 +72,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       if (!guidTaken && !(error instanceof WrongExpectedVersionError)) throw error;
       // The external id exists already (a repeat, or a concurrent request won the claim), or
       // another request holds this OperationGuid (a repeat of this one holds it too: its first answer).
-      const winner = await this.repository.loadTransaction(transactionId);
-      if (winner) return replayOrDuplicate(winner, input.requestFingerprint);
-      if (guidTaken) throw operationGuidReused();
-      throw new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
+      return answerClaimed(this.repository, transactionId, input.requestFingerprint, guidTaken);
     }
   }
 }

@@ -70,6 +70,23 @@ export async function repeatOrRefusal(
   throw refusal;
 }
 
+/**
+ * A request whose append found its external id or its OperationGuid taken: the transaction that
+ * holds it answers (a repeat's first answer, or a duplicate); without one, the GUID is another
+ * request's, or the id's claim cannot be read yet.
+ */
+export function answerClaimed(
+  repository: LedgerRepository,
+  transactionId: string,
+  fingerprint: string,
+  guidTaken: boolean,
+): Promise<TransactionView> {
+  const refusal = guidTaken
+    ? operationGuidReused()
+    : new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
+  return repeatOrRefusal(repository, transactionId, fingerprint, refusal);
+}
+
 export function assertMerchantAllows(merchant: MerchantRecord | undefined, amountKurus: bigint): MerchantRecord {
   if (!merchant || !merchant.active) throw new DomainError('merchant_disabled', 'merchant is not active');
   const min = BigInt(merchant.minAmountKurus);

@@ -16,14 +16,7 @@ import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import { MerchantRules } from './merchant-rules.js';
 import type { MerchantRecord } from './receiving-account.selector.js';
-import {
-  assertMerchantAllows,
-  operationGuidReused,
-  originOf,
-  repeatOrRefusal,
-  replayOrDuplicate,
-  viewAfterRequest,
-} from './request-rules.js';
+import { answerClaimed, assertMerchantAllows, originOf, repeatOrRefusal, viewAfterRequest } from './request-rules.js';
 
 /**
  * Decides a withdrawal request: amount + fee reserved on the merchant balance (two-phase, pending
@@ -97,10 +90,7 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
           const guidTaken = isOperationGuidTaken(error);
           const claimed = error instanceof WrongExpectedVersionError && error.streamId === txnStream;
           if (guidTaken || claimed) {
-            const winner = await this.repository.loadTransaction(transactionId);
-            if (winner) return replayOrDuplicate(winner, input.requestFingerprint);
-            if (guidTaken) throw operationGuidReused();
-            throw new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
+            return answerClaimed(this.repository, transactionId, input.requestFingerprint, guidTaken);
           }
           if (!(error instanceof WrongExpectedVersionError)) throw error;
         }
