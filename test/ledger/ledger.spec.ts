@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import {
   ApproveTransactionCommand,
   AssignTransactionCommand,
@@ -8,8 +9,10 @@ import {
   ReportPaymentCommand,
   RequestDepositCommand,
   RequestWithdrawalCommand,
+  STREAMS,
   type TransactionView,
 } from '@transfergate/contracts';
+import { WrongExpectedVersionError } from '@transfergate/event-store';
 import { DepositExpirySweeper, checkLedgerInvariants, configIdFor } from '@transfergate/ledger';
 import { ENGINES, issueBootstrap, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -145,6 +148,45 @@ describe.each(ENGINES)('ledger on %s', (engine) => {
     const many = await Promise.allSettled(Array.from({ length: 32 }, (_, i) => withdrawal(nextId(`WALL${i}`), 1_000n)));
     expect(many.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason)).toEqual([]);
     await Promise.all(many.map((o) => reject((o as PromiseFulfilledResult<TransactionView>).value.transactionId)));
+    expect(await checkLedgerInvariants(app.db)).toEqual([]);
+  });
+
+  it('amount changes of withdrawals amid parallel requests of their merchant wait in its queue: none loses the ledger version', async () => {
+    const funding = await deposit(nextId('WQ-D'), 100_000n);
+    await approve(funding.transactionId);
+    const before = await available();
+    const open = await Promise.all(Array.from({ length: 4 }, (_, i) => withdrawal(nextId(`WQ-O${i}`), 1_000n)));
+    const appends = jest.spyOn(app.store, 'appendMany');
+    let outcomes: PromiseSettledResult<TransactionView>[];
+    let conflicts: unknown[];
+    try {
+      outcomes = await Promise.allSettled([
+        ...Array.from({ length: 24 }, (_, i) => withdrawal(nextId(`WQ${i}`), 1_000n)),
+        ...open.map((w) =>
+          app.commands.execute(
+            new ChangeAmountCommand({ transactionId: w.transactionId, amountKurus: 1_500n, actor: { source: 'test' } }),
+          ),
+        ),
+      ]);
+      const appended = await Promise.allSettled(appends.mock.results.map((result) => result.value));
+      conflicts = appended.flatMap((o) =>
+        o.status === 'rejected' &&
+        o.reason instanceof WrongExpectedVersionError &&
+        o.reason.streamId === STREAMS.merchantLedger(MERCHANT)
+          ? [o.reason]
+          : [],
+      );
+    } finally {
+      appends.mockRestore();
+    }
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    // Requests and amount changes are the only writers that check the ledger's version, and in one
+    // process they take turns: not one attempt of them was refused for it.
+    expect(conflicts).toEqual([]);
+    expect(outcomes.slice(24).map((o) => (o as PromiseFulfilledResult<TransactionView>).value.amountKurus)).toEqual(
+      Array.from({ length: 4 }, () => '1500'),
+    );
+    expect(before - (await available())).toBe(24n * 1_000n + 4n * 1_500n);
     expect(await checkLedgerInvariants(app.db)).toEqual([]);
   });
 

@@ -269,6 +269,18 @@ export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand,
 
   async execute({ input }: ChangeAmountCommand): Promise<TransactionView> {
     if (input.amountKurus <= 0n) throw new DomainError('invalid_amount', 'amount must be positive');
+    // A withdrawal's new amount moves its reservation, which checks the balance at the merchant
+    // ledger's version: it waits in the merchant's reservation queue with the withdrawal requests
+    // (MerchantReservationQueue) rather than racing them for that version and retrying. An
+    // operator's move, so the extra read of the transaction that finds its merchant is cheap.
+    const target = await this.repository.loadTransaction(input.transactionId);
+    if (target?.view.type === 'withdrawal') {
+      return this.repository.reservations.run(target.view.merchantId, () => this.change(input));
+    }
+    return this.change(input);
+  }
+
+  private change(input: ChangeAmountCommand['input']): Promise<TransactionView> {
     return runTransition(this.repository, input.transactionId, input.actor, (current) => {
       const view = current.view;
       assertMove(view, 'change-amount');
