@@ -2,7 +2,7 @@
 // one app on a file-backed PGlite (as `npm start`), loaded in rounds of one deposit form; after each
 // round it prints the round's rate and, from pg_statio, the pages read (missed the pool) and hit
 // per deposit, and the indexes and tables that missed most. A deposit rate that falls from round
-// to round while the floor's does not is this (README, issue 15's ninth round).
+// to round while the floor's does not is this (docs/performance.md, issue 15's ninth round).
 //   node bench/buffer-misses.mjs            (after npm run build)
 //   MISS_SCENARIO=infrastructureDeposit MISS_ROUNDS=6 MISS_SECONDS=10 node bench/buffer-misses.mjs
 import { mkdtempSync, rmSync } from 'node:fs';

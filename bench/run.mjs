@@ -261,7 +261,7 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
         async () => {
           const idsFile = join(tmpRoot, `status-ids-${engineLabel}.txt`);
           if (JIT_WARMUP_SECONDS > 0) {
-            // V8 keeps compiling the app for 10-15 s of load (README, issue 15's eighth round); the
+            // V8 keeps compiling the app for 10-15 s of load (docs/performance.md, issue 15's eighth round); the
             // floor's small path is compiled within its own 2 s warm-up. Unmeasured, so that the
             // first round compares a warm app with a warm floor, as every later round does.
             log(

@@ -18,8 +18,8 @@ export const EMBEDDED_STATISTICS_TARGET = 10;
  * 32 MB, 410 at 128). A page missing from the pool is a file read through the WASM file system and
  * an evicted dirty one a write, on the main thread: at 32 MB the bench's deposit rates fell by 26-40%
  * from its first round to its third, as the store's unique indexes outgrew the pool. 64 MB keeps idle
- * RSS under 370 MB (the goal is under 400) and the indexes in the pool about twice as long (README,
- * issue 15's ninth round).
+ * RSS under 370 MB (the goal is under 400) and the indexes in the pool about twice as long
+ * (docs/performance.md, issue 15's ninth round).
  */
 const PGLITE_SETTINGS = [
   'shared_buffers=64MB',
@@ -40,7 +40,7 @@ const PGLITE_SETTINGS = [
   // request for about 47 ms once per segment: every 1.3-1.6 s under the bench's deposits, the p99 of
   // the Infrastructure form. The zeros only reserve disk space ahead of the WAL writes (PostgreSQL
   // offers this for copy-on-write file systems); without them a full disk fails a later WAL write
-  // instead of the segment's creation, and PGlite runs without fsync anyway (README, issue 15's
+  // instead of the segment's creation, and PGlite runs without fsync anyway (docs/performance.md, issue 15's
   // eleventh round).
   'wal_init_zero=off',
 ];

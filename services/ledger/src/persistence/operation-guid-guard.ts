@@ -12,7 +12,7 @@ import { sqlState, sqlTable, UNIQUE_VIOLATION, type RowsAlongside } from '@trans
  * (`operationGuidKeyOf`): two keys of distinct GUIDs meet with a chance of about n^2 / 2^129. Until
  * issue 15's 21st round the row was (provider, GUID's SHA-256 in hex, transaction): a 100-byte
  * index key and a 150-byte row, which took 2.6% of an Infrastructure deposit group's server CPU
- * and 314 bytes of WAL per deposit more than this one (README). Before the nineteenth round each
+ * and 314 bytes of WAL per deposit more than this one (docs/performance.md). Before the nineteenth round each
  * request appended a claim stream and an `OperationGuidClaimed` event instead. The GUID stays in the
  * request's own event (its `echo`), so the event stream still tells who used which GUID.
  */
