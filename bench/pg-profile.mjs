@@ -1,7 +1,8 @@
 // Where the PostgreSQL server's time per deposit goes: runs the floor INSERT and the app's deposit
-// scenarios back to back against TEST_DATABASE_URL (a cluster with pg_stat_statements preloaded) and
-// prints, per request: server CPU (all backends of the cluster, /proc), statements, commits, WAL bytes,
-// and the top statements by execution time. Run as root or as the cluster's owner (reads /proc).
+// scenarios back to back against TEST_DATABASE_URL and prints, per request: server CPU (all backends
+// of the cluster, /proc), commits, WAL bytes, this process's CPU by thread, the main thread's waits
+// for a core, and, on a cluster with pg_stat_statements preloaded, the top statements by execution
+// time. Run as root or as the cluster's owner (reads /proc).
 import { readFileSync, readdirSync, mkdirSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +16,7 @@ import { SCENARIOS, runLoad } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { BODY_LIMIT, BOOTSTRAP, appConfig } from './app-config.mjs';
 
-const PG_URL = process.env.TEST_DATABASE_URL;
+const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.PROF_SECONDS || 10);
 // Unmeasured load before each phase. The default 2 s leaves the app's JIT compiling through most of
 // the phase (docs/performance.md, issue 15's eighth round); 15-25 s measure the warm app.
@@ -24,7 +25,18 @@ const WANT = (process.env.PROF_SCENARIOS || 'floorInsert,h2hDeposit,merchantDepo
 const suffix = randomBytes(3).toString('hex');
 const admin = new pg.Client({ connectionString: PG_URL });
 await admin.connect();
-await admin.query('create extension if not exists pg_stat_statements');
+/**
+ * The top statements need the cluster started with pg_stat_statements preloaded. Without it (a
+ * stock cluster, as on CI's machines) every other figure is still printed and the table is left
+ * out; the extension is then not created either.
+ */
+const STATEMENTS = (
+  await admin.query(
+    `select 'pg_stat_statements' = any (string_to_array(current_setting('shared_preload_libraries'), ', ')) as on`,
+  )
+).rows[0].on;
+if (STATEMENTS) await admin.query('create extension if not exists pg_stat_statements');
+else console.log('pg_stat_statements is not preloaded: the top statements are left out');
 
 /**
  * The cluster's postmaster, looked up once: the sampler below runs every 500 ms on the app's event
@@ -48,9 +60,10 @@ function clusterProcesses() {
       const ppid = Number(fields[1]);
       if (Number(name) !== pmPid && ppid !== pmPid) continue;
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      const kind = /postgres: (\w+) \w+ 127/.test(cmd)
+      // Debian names its processes after the cluster too: "postgres: 15/main: walwriter".
+      const kind = /postgres: (?:\S+: )?\w+ \w+ 127/.test(cmd)
         ? 'backend'
-        : (cmd.match(/postgres: ([a-z ]+)/)?.[1]?.trim() ?? 'postmaster');
+        : (cmd.match(/postgres: (?:\S+: )?([a-z ]+)/)?.[1]?.trim() ?? 'postmaster');
       out.set(name, [kind, Number(fields[11]) + Number(fields[12])]);
     } catch {
       // gone meanwhile
@@ -157,7 +170,7 @@ const load = (url, scenario, seconds) => runLoad(url, scenario, seconds, 'prof',
 async function profile(label, url, scenario) {
   await load(url, scenario, WARMUP_SECONDS);
   globalThis.afterWarmup?.();
-  await admin.query('select pg_stat_statements_reset()');
+  if (STATEMENTS) await admin.query('select pg_stat_statements_reset()');
   await admin.query('select pg_stat_reset_shared($1)', ['wal']);
   const gc = { minor: 0, minorMs: 0, major: 0, majorMs: 0 };
   const gcObserver = new PerformanceObserver((list) => {
@@ -182,13 +195,15 @@ async function profile(label, url, scenario) {
   gcObserver.disconnect();
   const cpu = stopSampling();
   const ok = Number(result['2xx']);
-  const statements = (
-    await admin.query(
-      `select calls, total_exec_time, rows, wal_bytes, shared_blks_dirtied, regexp_replace(left(query, 110), '\\s+', ' ', 'g') as q
+  const statements = !STATEMENTS
+    ? []
+    : (
+        await admin.query(
+          `select calls, total_exec_time, rows, wal_bytes, shared_blks_dirtied, regexp_replace(left(query, 110), '\\s+', ' ', 'g') as q
      from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
      order by total_exec_time desc limit 14`,
-    )
-  ).rows;
+        )
+      ).rows;
   const per = (x) => (x / ok).toFixed(2);
   console.log(
     `\n== ${label}: ${ok} ok in ${result.duration}s = ${(ok / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} p99 ${result.latency.p99} ms, non2xx ${result.non2xx}; load ${os
