@@ -27,12 +27,12 @@ const admin = new pg.Client({ connectionString: PG_URL });
 await admin.connect();
 /**
  * The top statements need the cluster started with pg_stat_statements preloaded. Without it (a
- * stock cluster, as on CI's machines) every other figure is still printed and the table is left
- * out; the extension is then not created either.
+ * stock cluster) every other figure is still printed and the table is left out; the extension is
+ * then not created either.
  */
 const STATEMENTS = (
   await admin.query(
-    `select 'pg_stat_statements' = any (string_to_array(current_setting('shared_preload_libraries'), ', ')) as on`,
+    `select 'pg_stat_statements' = any (regexp_split_to_array(current_setting('shared_preload_libraries'), '\\s*,\\s*')) as on`,
   )
 ).rows[0].on;
 if (STATEMENTS) await admin.query('create extension if not exists pg_stat_statements');
