@@ -35,6 +35,9 @@ export function registerHttpObservability(
     const seconds = reply.elapsedTime / 1_000;
     const route = request.routeOptions.url;
     metrics.observeHttp(request.method, route, reply.statusCode, seconds);
+    const failed = reply.statusCode >= 500;
+    // The line is built only if it will be written: an object per request is garbage otherwise.
+    if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return done();
     const line = {
       requestId: String(request.id),
       method: request.method,
@@ -43,7 +46,7 @@ export function registerHttpObservability(
       durationMs: Math.round(reply.elapsedTime * 10) / 10,
       ip: request.ip,
     };
-    if (reply.statusCode >= 500) logger.error(line, 'request failed');
+    if (failed) logger.error(line, 'request failed');
     else logger.info(line, 'request completed');
     done();
   });
