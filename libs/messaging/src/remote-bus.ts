@@ -20,12 +20,8 @@ import {
   type TransportServer,
 } from './transport.js';
 import { kafkaInstanceId, kafkaTransportOptions, type ServiceName } from './kafka/kafka-transport.options.js';
-import {
-  ensureKafkaTopics,
-  requestAndReplyTopics,
-  seekToStart,
-  type TopicPartitionOffset,
-} from './kafka/kafka-topics.js';
+import { ensureKafkaTopics, requestAndReplyTopics, type TopicPartitionOffset } from './kafka/kafka-topics.js';
+import { seekRepliesOnceJoined } from './kafka/reply-readiness.js';
 import { errorReplyOf, fromWire, replyOf, toWire, unwrapReply, type Wire, type WireReply } from './wire-codec.js';
 
 // @nestjs/cqrs keys (decorators/constants.js, not exported from its index): the id a bus files a
@@ -39,6 +35,8 @@ const QUERY_HANDLER_METADATA = '__queryHandler__';
 const MAX_MESSAGE_CLASSES = 500;
 /** How long a Kafka service waits at start for its topics to exist with leaders. */
 const KAFKA_TOPIC_SETUP_TIMEOUT_MS = 60_000;
+/** How long a Kafka service waits at start for its reply group's first join (kafkajs retries it). */
+const KAFKA_REPLY_JOIN_TIMEOUT_MS = 60_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type MessageClass = abstract new (...args: any[]) => object;
@@ -147,7 +145,14 @@ export class RemoteBusBridge implements OnApplicationBootstrap, OnApplicationShu
     );
     for (const { kind, type, subject } of forwarded) this.forward(kind, type, subject);
     await this.client.connect();
-    if (this.client instanceof ClientKafka && forwarded.length > 0) seekToStart(this.client.consumer, replyStarts);
+    if (this.client instanceof ClientKafka && forwarded.length > 0) {
+      await seekRepliesOnceJoined(
+        this.client,
+        forwarded.map((f) => f.subject),
+        replyStarts,
+        KAFKA_REPLY_JOIN_TIMEOUT_MS,
+      );
+    }
     this.connected = true;
     // NATS: connected / disconnected / reconnecting; Kafka: connected / disconnected / crashed / …
     this.statusSubscription = (this.client.status as Observable<string>).subscribe((status) => {

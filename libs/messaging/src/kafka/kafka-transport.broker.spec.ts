@@ -6,13 +6,7 @@ import { ClientKafka, MessagePattern, Payload, type MicroserviceOptions } from '
 import { Kafka, logLevel } from 'kafkajs';
 import { firstValueFrom, timeout } from 'rxjs';
 import { kafkaBrokersFor } from '../../../../test/support/kafka.js';
-import {
-  ensureKafkaTopics,
-  kafkaTransportOptions,
-  requestAndReplyTopics,
-  seekToStart,
-  waitForReplyTopics,
-} from './index.js';
+import { ensureKafkaTopics, kafkaTransportOptions, requestAndReplyTopics, seekRepliesOnceJoined } from './index.js';
 
 /**
  * Request-reply over a real Kafka broker (`npm run kafka:local`; CI runs it). Without KAFKA_BROKERS
@@ -74,9 +68,8 @@ describeWithBroker('Kafka request-reply on a real broker', () => {
     const client = new ClientKafka(options.client.options!);
     client.subscribeToResponseOf(PATTERN);
     await client.connect();
-    seekToStart(client.consumer, endOffsets);
     clients.push(client);
-    await waitForReplyTopics(client, [PATTERN], 60_000);
+    await seekRepliesOnceJoined(client, [PATTERN], endOffsets, 60_000);
     return client;
   };
 

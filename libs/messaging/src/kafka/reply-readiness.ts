@@ -1,4 +1,5 @@
 import type { ClientKafka } from '@nestjs/microservices';
+import { seekToStart, type TopicPartitionOffset } from './kafka-topics.js';
 
 /**
  * Nest's ClientKafka can send a request only once its reply consumer has joined its group: before
@@ -30,4 +31,24 @@ export async function waitForReplyTopics(
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+}
+
+/**
+ * Moves a new reply group to where its replies start (seekToStart) once it has joined. ClientKafka's
+ * connect() returns when kafkajs's run() does, and run() also returns when the first join failed
+ * and a restart is scheduled: a broker that has just started answers "the coordinator is loading"
+ * for a while, and until the restart joins there is no group to seek in (a ledger exited on it in
+ * CI). ClientKafka records each join's assignments, so a reply topic assigned means a group joined.
+ * Bounded by `timeoutMs` like every wait at start; the caller fails to start after it.
+ */
+export async function seekRepliesOnceJoined(
+  client: Pick<ClientKafka, 'getConsumerAssignments'> & {
+    consumer: { seek(entry: { topic: string; partition: number; offset: string }): void };
+  },
+  patterns: readonly string[],
+  starts: readonly TopicPartitionOffset[],
+  timeoutMs: number,
+): Promise<void> {
+  await waitForReplyTopics(client, patterns, timeoutMs);
+  seekToStart(client.consumer, starts);
 }

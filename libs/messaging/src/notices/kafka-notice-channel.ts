@@ -67,9 +67,12 @@ export class KafkaNoticeChannel implements NoticeChannel {
       heartbeatInterval: Math.min(1_000, Math.floor(this.options.sessionTimeoutMs / 10)),
       maxWaitTimeInMs: 250,
     });
+    let joined: () => void = () => undefined;
+    const firstJoin = new Promise<void>((resolve) => (joined = resolve));
     consumer.on(consumer.events.GROUP_JOIN, () => {
       this.connected = true;
       handlers.onGap();
+      joined();
     });
     consumer.on(consumer.events.CRASH, () => {
       this.connected = false;
@@ -85,9 +88,12 @@ export class KafkaNoticeChannel implements NoticeChannel {
         if (name) handlers.onNotice(name);
       },
     });
-    seekToStart(consumer, endOffsets);
     this.consumer = consumer;
-    this.connected = true;
+    // run() also returns when the first join failed and kafkajs has scheduled a restart (a broker
+    // that has just started answers "the coordinator is loading" for a while): there is no group to
+    // seek in until a join succeeds.
+    await settledWithin(firstJoin, TOPIC_SETUP_TIMEOUT_MS, 'Kafka notice consumer did not join its group');
+    seekToStart(consumer, endOffsets);
   }
 
   async publish(name: string): Promise<void> {
@@ -104,5 +110,18 @@ export class KafkaNoticeChannel implements NoticeChannel {
     this.connected = false;
     await this.consumer?.disconnect().catch(() => undefined);
     await this.producer?.disconnect().catch(() => undefined);
+  }
+}
+
+/** `promise`, or an error naming `what` once `timeoutMs` has passed. */
+async function settledWithin(promise: Promise<void>, timeoutMs: number, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
