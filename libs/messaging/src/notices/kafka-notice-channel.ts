@@ -14,6 +14,14 @@ export interface KafkaNoticeChannelOptions {
   /** Unique to this process (clientId and consumer group are named after it). */
   clientId: string;
   sessionTimeoutMs: number;
+  /** How long start() waits for the consumer's first successful group join (default 60 s). */
+  joinTimeoutMs?: number;
+}
+
+/** What the channel needs of kafkajs and of the topic setup: the real ones unless a test hands others. */
+export interface KafkaNoticeChannelDeps {
+  kafka: Pick<Kafka, 'producer' | 'consumer'>;
+  ensureTopics: typeof ensureKafkaTopics;
 }
 
 /**
@@ -23,7 +31,9 @@ export interface KafkaNoticeChannelOptions {
  * skipped; a (re)join or a crash of the consumer is reported as a gap.
  */
 export class KafkaNoticeChannel implements NoticeChannel {
-  private readonly kafka: Kafka;
+  private readonly kafka: KafkaNoticeChannelDeps['kafka'];
+  private readonly ensureTopics: KafkaNoticeChannelDeps['ensureTopics'];
+  private readonly joinTimeoutMs: number;
   private producer?: Producer;
   private consumer?: Consumer;
   /**
@@ -33,20 +43,29 @@ export class KafkaNoticeChannel implements NoticeChannel {
    */
   private connected = false;
 
-  constructor(private readonly options: KafkaNoticeChannelOptions) {
-    this.kafka = new Kafka({
-      clientId: `${options.clientId}.notices`,
-      brokers: options.brokers,
-      logLevel: logLevel.NOTHING,
-      retry: { initialRetryTime: 300, retries: 8 },
-    });
+  constructor(
+    private readonly options: KafkaNoticeChannelOptions,
+    deps?: Partial<KafkaNoticeChannelDeps>,
+  ) {
+    this.joinTimeoutMs = options.joinTimeoutMs ?? TOPIC_SETUP_TIMEOUT_MS;
+    if (!Number.isInteger(this.joinTimeoutMs) || this.joinTimeoutMs < 1)
+      throw new RangeError('joinTimeoutMs must be > 0');
+    this.kafka =
+      deps?.kafka ??
+      new Kafka({
+        clientId: `${options.clientId}.notices`,
+        brokers: options.brokers,
+        logLevel: logLevel.NOTHING,
+        retry: { initialRetryTime: 300, retries: 8 },
+      });
+    this.ensureTopics = deps?.ensureTopics ?? ensureKafkaTopics;
   }
 
   async start(names: readonly string[], handlers: NoticeChannelHandlers): Promise<void> {
     const { prefix, brokers, clientId } = this.options;
     const topics = names.map((name) => noticeSubject(prefix, name));
     // Created here, not by the broker's auto-creation (see ensureKafkaTopics on KRaft).
-    const { endOffsets } = await ensureKafkaTopics({
+    const { endOffsets } = await this.ensureTopics({
       brokers,
       clientId,
       topics: this.options.allNames.map((name) => noticeSubject(prefix, name)),
@@ -92,7 +111,7 @@ export class KafkaNoticeChannel implements NoticeChannel {
     // run() also returns when the first join failed and kafkajs has scheduled a restart (a broker
     // that has just started answers "the coordinator is loading" for a while): there is no group to
     // seek in until a join succeeds.
-    await settledWithin(firstJoin, TOPIC_SETUP_TIMEOUT_MS, 'Kafka notice consumer did not join its group');
+    await settledWithin(firstJoin, this.joinTimeoutMs, 'Kafka notice consumer did not join its group');
     seekToStart(consumer, endOffsets);
   }
 
