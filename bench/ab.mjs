@@ -79,7 +79,7 @@ const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
   await runLoad(floor.url, SCENARIOS.floorInsert, 1, 'ab-warm', {});
   const f = await runLoad(floor.url, SCENARIOS.floorInsert, SECONDS, 'ab-floor', {});
-  const round = { floor: f['2xx'] / f.duration, floorP99: f.latency.p99, apps: [] };
+  const round = { floor: f['2xx'] / f.duration, floorP99: f.latencyMicros.p99 / 1000, apps: [] };
   // Alternate which app goes first, so neither always runs right after the floor.
   const order = r % 2 === 0 ? apps : [...apps].reverse();
   for (const app of order) {
@@ -87,11 +87,15 @@ for (let r = 0; r < ROUNDS; r++) {
     const profiling = CPU_PROF && r === ROUNDS - 1 ? await startProfile() : undefined;
     const res = await runLoad(app.url, scenario, SECONDS, 'ab-app', {});
     if (profiling) await stopProfile(profiling, `${CPU_PROF}.${apps.indexOf(app) + 1}.cpuprofile`);
-    round.apps[apps.indexOf(app)] = { rate: res['2xx'] / res.duration, p99: res.latency.p99, non2xx: res.non2xx };
+    round.apps[apps.indexOf(app)] = {
+      rate: res['2xx'] / res.duration,
+      p99: res.latencyMicros.p99 / 1000,
+      non2xx: res.non2xx,
+    };
   }
   rounds.push(round);
   console.log(
-    `round ${r + 1}: floor ${round.floor.toFixed(0)} req/s, p99 ${round.floorP99} ms · ` +
+    `round ${r + 1}: floor ${round.floor.toFixed(0)} req/s, p99 ${round.floorP99.toFixed(1)} ms · ` +
       round.apps
         .map(
           (a, i) =>

@@ -63,7 +63,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     .slice(0, TOP)
     .map((d) => `${d.name} ${(d.read / made).toFixed(2)}`);
   console.log(
-    `round ${round}: ${Math.round(made / result.duration)} req/s, p99 ${result.latency.p99} ms, store ${deposits} deposits · ` +
+    `round ${round}: ${Math.round(made / result.duration)} req/s, p99 ${(result.latencyMicros.p99 / 1000).toFixed(1)} ms, store ${deposits} deposits · ` +
       `pages per deposit: read ${(read / made).toFixed(2)}, hit ${(hit / made).toFixed(1)} · most read: ${top.join(', ') || '-'}`,
   );
 }

@@ -1,6 +1,7 @@
-// HTTP load with autocannon's programmatic API. The load generator runs in one autocannon worker
-// thread so it does not share the event loop of the in-process server it measures.
-import autocannon from 'autocannon';
+// HTTP load with autocannon's programmatic API. The load generator runs in a process of its own
+// (bench/load-process.mjs) so it does not share the event loop of the in-process server it
+// measures, and times every answer to the microsecond.
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const file = (name) => fileURLToPath(new URL(`./${name}`, import.meta.url));
@@ -75,36 +76,49 @@ export const SCENARIOS = Object.freeze({
   },
 });
 
-/** env: extra variables for the worker (e.g. the identifier file of a status phase). */
+const LOAD_PROCESS = file('load-process.mjs');
+
+/**
+ * One autocannon run in a child process; env: extra variables for it (the request hooks read them,
+ * e.g. the identifier file of a status phase). The result is autocannon's, plus `latencyMicros`:
+ * the 2xx answers' times to the microsecond (autocannon's own `latency` keeps whole milliseconds).
+ */
 export function runLoad(url, scenario, durationSeconds, phase, env) {
-  // Copied into the worker's env at its creation; removed again afterwards.
-  const vars = { BENCH_PHASE: phase, BENCH_EXPECT: String(scenario.expect), ...env };
-  Object.assign(process.env, vars);
+  const child = fork(LOAD_PROCESS, [], {
+    env: { ...process.env, BENCH_PHASE: phase, BENCH_EXPECT: String(scenario.expect), ...env },
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
-    autocannon(
-      {
+    let answer = null;
+    child.once('message', (message) => (answer = message));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (answer?.result?.latencyMicros.dropped > 0)
+        reject(new Error(`load process for ${phase}: ${answer.result.latencyMicros.dropped} answers not timed`));
+      else if (answer?.result) resolve(answer.result);
+      else reject(new Error(`load process for ${phase} ended (${signal ?? code}): ${answer?.error ?? 'no result'}`));
+    });
+    child.send({
+      options: {
         url,
         connections: LOAD.connections,
         pipelining: LOAD.pipelining,
         duration: durationSeconds,
         timeout: LOAD.timeoutSeconds,
-        workers: 1,
-        requests: [
-          {
-            method: scenario.method,
-            path: scenario.path,
-            headers: scenario.headers,
-            setupRequest: scenario.setupRequest,
-            onResponse: ON_RESPONSE,
-          },
-        ],
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-  }).finally(() => {
-    for (const key of Object.keys(env)) delete process.env[key];
+      request: {
+        method: scenario.method,
+        path: scenario.path,
+        headers: scenario.headers,
+        setupRequest: scenario.setupRequest,
+        onResponse: ON_RESPONSE,
+      },
+    });
   });
 }
+
+const millis = (micros) => (micros === null ? null : micros / 1000);
 
 function summarise(result) {
   const statusCodes = {};
@@ -123,12 +137,13 @@ function summarise(result) {
     reqPerSec: round(ok / seconds, 1),
     // Per-second completed requests: a min far below the mean means stalls.
     perSecond: { min: result.requests.min, mean: round(result.requests.average, 1), max: result.requests.max },
+    // To the microsecond, as milliseconds with three decimals.
     latencyMs: {
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      max: result.latency.max,
-      mean: round(result.latency.average, 2),
+      p50: millis(result.latencyMicros.p50),
+      p90: millis(result.latencyMicros.p90),
+      p99: millis(result.latencyMicros.p99),
+      max: millis(result.latencyMicros.max),
+      mean: millis(result.latencyMicros.mean),
     },
   };
 }

@@ -113,7 +113,7 @@ function threadTicks(tid) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]), system: Number(fields[12]) };
 }
-/** CPU ticks of this process's main thread (the app's event loop; autocannon has its own thread). */
+/** CPU ticks of this process's main thread (the app's event loop; autocannon has its own process). */
 function mainThreadTicks() {
   const { user, system } = threadTicks(process.pid);
   return user + system;
@@ -206,7 +206,7 @@ async function profile(label, url, scenario) {
       ).rows;
   const per = (x) => (x / ok).toFixed(2);
   console.log(
-    `\n== ${label}: ${ok} ok in ${result.duration}s = ${(ok / result.duration).toFixed(0)} req/s, p50 ${result.latency.p50} p99 ${result.latency.p99} ms, non2xx ${result.non2xx}; load ${os
+    `\n== ${label}: ${ok} ok in ${result.duration}s = ${(ok / result.duration).toFixed(0)} req/s, p50 ${(result.latencyMicros.p50 / 1000).toFixed(1)} p99 ${(result.latencyMicros.p99 / 1000).toFixed(1)} ms, non2xx ${result.non2xx}; load ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
@@ -214,9 +214,10 @@ async function profile(label, url, scenario) {
   console.log(
     `   server CPU/req ${((cpu.ticks * TICK_US) / ok).toFixed(0)} us · commits/req ${per(after.commits - before.commits)} · WAL B/req ${per(after.walBytes - before.walBytes)} · WAL records/req ${per(after.walRecords - before.walRecords)} · FPI/req ${per(after.fpi - before.fpi)} · node main ELU ${elu.utilization.toFixed(2)} · node main CPU/req ${(((after.mainTicks - before.mainTicks) * TICK_US) / ok).toFixed(0)} us · waiting for a CPU/req ${((after.sched.waitNs - before.sched.waitNs) / 1000 / ok).toFixed(0)} us`,
   );
-  // This process's CPU by thread: the main thread, the threads alive throughout (V8's platform
-  // workers: the parallel scavenger's helpers and concurrent compilation; libuv's pool), and the
-  // rest, which is the load generator's worker (it ends with its phase; getrusage still counts it).
+  // This process's CPU by thread: the main thread and the threads alive throughout (V8's platform
+  // workers: the parallel scavenger's helpers and concurrent compilation; libuv's pool). The load
+  // generator runs in a process of its own (bench/load-process.mjs), which reports its CPU.
+  const loadUs = result.loadCpuMicros.user + result.loadCpuMicros.system;
   const processUs = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
   const mainUs = (after.main.user + after.main.system - before.main.user - before.main.system) * TICK_US;
   let helperUs = 0;
@@ -225,7 +226,7 @@ async function profile(label, url, scenario) {
   }
   const machine = { total: after.machine.total - before.machine.total, busy: after.machine.busy - before.machine.busy };
   console.log(
-    `   this process CPU/req: main ${(mainUs / ok).toFixed(0)} us (user ${(((after.main.user - before.main.user) * TICK_US) / ok).toFixed(0)}, system ${(((after.main.system - before.main.system) * TICK_US) / ok).toFixed(0)}) · V8 and libuv threads ${(helperUs / ok).toFixed(0)} us · load generator ${(Math.max(0, processUs - mainUs - helperUs) / ok).toFixed(0)} us · main thread preempted ${((after.switches.involuntary - before.switches.involuntary) / ok).toFixed(2)}/req · machine busy ${(machine.busy / machine.total).toFixed(2)} · GC: ${gc.minor} scavenges (${gc.minorMs.toFixed(0)} ms), ${gc.major} mark-compacts (${gc.majorMs.toFixed(0)} ms)`,
+    `   this process CPU/req: main ${(mainUs / ok).toFixed(0)} us (user ${(((after.main.user - before.main.user) * TICK_US) / ok).toFixed(0)}, system ${(((after.main.system - before.main.system) * TICK_US) / ok).toFixed(0)}) · V8 and libuv threads ${(helperUs / ok).toFixed(0)} us · other threads ${(Math.max(0, processUs - mainUs - helperUs) / ok).toFixed(0)} us · load generator ${(loadUs / ok).toFixed(0)} us · main thread preempted ${((after.switches.involuntary - before.switches.involuntary) / ok).toFixed(2)}/req · machine busy ${(machine.busy / machine.total).toFixed(2)} · GC: ${gc.minor} scavenges (${gc.minorMs.toFixed(0)} ms), ${gc.major} mark-compacts (${gc.majorMs.toFixed(0)} ms)`,
   );
   const kinds = Object.entries(cpu.byKind)
     .map(([k, t]) => `${k} ${((t * TICK_US) / ok).toFixed(0)}`)
@@ -237,7 +238,7 @@ async function profile(label, url, scenario) {
       `   ${((s.total_exec_time * 1000) / ok).toFixed(0).padStart(5)} us/req  calls/req ${per(Number(s.calls)).padStart(5)}  rows/call ${(Number(s.rows) / Number(s.calls)).toFixed(1).padStart(6)}  WAL B/req ${per(Number(s.wal_bytes)).padStart(8)}  ${s.q}`,
     );
   }
-  return { ok, perSec: ok / result.duration, p99: result.latency.p99, total };
+  return { ok, perSec: ok / result.duration, p99: result.latencyMicros.p99 / 1000, total };
 }
 
 const out = {};

@@ -437,7 +437,9 @@ function check(label, result) {
 
 // ---------------------------------------------------------------- output
 const fmt = (n) => (n === undefined || n === null || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
-const ms = (n) => (n === undefined || n === null ? '-' : `${n} ms`);
+const ms = (n) => (n === undefined || n === null ? '-' : `${n.toFixed(1)} ms`);
+/** p50 / p99 of a latencyMs object, to a tenth of a millisecond. */
+const p50p99 = (l) => `${l.p50?.toFixed(1) ?? '-'} / ${l.p99?.toFixed(1) ?? '-'}`;
 const ratio = (a, b) => (b > 0 ? round(a / b, 2) : null);
 const bad = (r) => r.non2xx + r.errors;
 
@@ -504,7 +506,7 @@ async function main() {
       `load average at start (1/5/15 min): ${machine.loadAvgAtStart.join(' / ')}` +
       `${machine.loadAvgAtStart[0] > machine.cpus / 2 ? '  (machine not idle: figures will be noisy)' : ''}\n` +
       `HTTP load: ${LOAD.connections} connections, pipelining ${LOAD.pipelining}, ${LOAD.warmupSeconds} s warm-up + ${LOAD.durationSeconds} s measured ` +
-      `per phase (every app phase and every floor phase alike), autocannon in 1 worker thread; server in the main thread of this process; ` +
+      `per phase (every app phase and every floor phase alike), autocannon in a child process, every 2xx answer timed to the microsecond; server in the main thread of this process; ` +
       `app provider rate limit ${RATE_LIMIT_PER_MINUTE.toLocaleString('en-US')}/min (on, never reached)\n` +
       `phases per engine, on one app instance and one floor server side by side: ${JIT_WARMUP_SECONDS} s of unmeasured load on the floor ` +
       `and on each form first (BENCH_JIT_WARMUP_SECONDS, the app's JIT warm-up), then ${DEPOSIT_ROUNDS} rounds (BENCH_ROUNDS) of ` +
@@ -804,10 +806,7 @@ async function main() {
     const x = results[figure.key];
     rows.push(
       [`${figure.short} req/s (ours)`, ...both((e) => fmt(x[e].ours.reqPerSec))],
-      [
-        `${figure.short} p50 / p99 ms (ours)`,
-        ...both((e) => `${x[e].ours.latencyMs.p50} / ${x[e].ours.latencyMs.p99}`),
-      ],
+      [`${figure.short} p50 / p99 ms (ours)`, ...both((e) => p50p99(x[e].ours.latencyMs))],
       [
         `${figure.short} ours/${FLOOR_NAME[figure.floor]} req/s / p99${figure.floor === 'insert' && DEPOSIT_ROUNDS > 1 ? ` (median of ${DEPOSIT_ROUNDS}; range)` : ''}`,
         ...both((e) => {
@@ -820,24 +819,21 @@ async function main() {
   }
   rows.push(
     ['H2H deposits distributed (NATS) req/s', '-', cell(() => fmt(dist.reqPerSec))],
-    ['H2H deposits distributed p50 / p99 ms', '-', cell(() => `${dist.latencyMs.p50} / ${dist.latencyMs.p99}`)],
+    ['H2H deposits distributed p50 / p99 ms', '-', cell(() => p50p99(dist.latencyMs))],
     ['H2H distributed/embedded req/s / p99', '-', cell(() => `${dr.throughput} / ${dr.p99}`)],
   );
   if (distKafka) {
     const kr = results.distributedKafka.overEmbeddedPostgres;
     rows.push(
       ['H2H deposits distributed (Kafka) req/s', '-', fmt(distKafka.reqPerSec)],
-      ['H2H deposits distributed (Kafka) p50 / p99 ms', '-', `${distKafka.latencyMs.p50} / ${distKafka.latencyMs.p99}`],
+      ['H2H deposits distributed (Kafka) p50 / p99 ms', '-', p50p99(distKafka.latencyMs)],
       ['H2H distributed (Kafka)/embedded req/s / p99', '-', `${kr.throughput} / ${kr.p99}`],
     );
   }
   for (const kind of ['insert', 'select']) {
     rows.push(
       [`${FLOOR_NAME[kind]} req/s`, ...both((e) => fmt(results.floor[e][kind].reqPerSec))],
-      [
-        `${FLOOR_NAME[kind]} p50 / p99 ms`,
-        ...both((e) => `${results.floor[e][kind].latencyMs.p50} / ${results.floor[e][kind].latencyMs.p99}`),
-      ],
+      [`${FLOOR_NAME[kind]} p50 / p99 ms`, ...both((e) => p50p99(results.floor[e][kind].latencyMs))],
     );
   }
   for (const lane of Object.keys(CALLBACK_LANES)) {
