@@ -106,6 +106,9 @@ export function runLoad(url, scenario, durationSeconds, phase, env) {
         pipelining: LOAD.pipelining,
         duration: durationSeconds,
         timeout: LOAD.timeoutSeconds,
+        // autocannon's latency and bytes count every answer unless told otherwise; the bench times
+        // successful answers only (a fast error must not make a p99 look good).
+        excludeErrorStats: true,
       },
       request: {
         method: scenario.method,
