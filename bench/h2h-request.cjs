@@ -1,7 +1,7 @@
 'use strict';
 /* global require, module */
-/* eslint-disable @typescript-eslint/no-require-imports -- autocannon's worker require()s this file */
-// autocannon setupRequest (runs inside autocannon's worker thread, hence CommonJS + a file path):
+/* eslint-disable @typescript-eslint/no-require-imports -- bench/load-process.mjs require()s this file */
+// autocannon setupRequest (runs in the load process, bench/load-process.mjs, which require()s it by path):
 // every request is a NEW H2H deposit with a unique transaction_id and a valid hash.
 // The floor server gets exactly the same bodies.
 const { createHash, randomBytes } = require('node:crypto');

@@ -1,7 +1,7 @@
 'use strict';
 /* global require, module, process */
-/* eslint-disable @typescript-eslint/no-require-imports -- autocannon's worker require()s this file */
-// autocannon onResponse (worker thread), shared by every phase:
+/* eslint-disable @typescript-eslint/no-require-imports -- bench/load-process.mjs require()s this file */
+// autocannon onResponse (in the load process, bench/load-process.mjs), shared by every phase:
 // - the first few answers other than BENCH_EXPECT (else: other than 2xx) are printed with the
 //   request that caused them, so a failing run shows the exact error, not only a count (unless
 //   BENCH_EXPECT_QUIET is set: a test's own expected failures);

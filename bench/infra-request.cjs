@@ -1,7 +1,7 @@
 'use strict';
 /* global require, module */
-/* eslint-disable @typescript-eslint/no-require-imports -- autocannon's worker require()s this file */
-// autocannon setupRequest (worker thread): every request is a NEW Infrastructure API deposit
+/* eslint-disable @typescript-eslint/no-require-imports -- bench/load-process.mjs require()s this file */
+// autocannon setupRequest (in the load process): every request is a NEW Infrastructure API deposit
 // (POST /deposits/deposit-request, PascalCase JSON) with a unique RequestId and OperationGuid and
 // SecurityKey = SHA256(ApiKey + ApiSecret + OperationGuid).
 const { createHash, randomBytes, randomUUID } = require('node:crypto');

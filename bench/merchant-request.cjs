@@ -1,7 +1,7 @@
 'use strict';
 /* global require, module */
-/* eslint-disable @typescript-eslint/no-require-imports -- autocannon's worker require()s this file */
-// autocannon setupRequest (worker thread): every request is a NEW Merchant API deposit
+/* eslint-disable @typescript-eslint/no-require-imports -- bench/load-process.mjs require()s this file */
+// autocannon setupRequest (in the load process): every request is a NEW Merchant API deposit
 // (POST /deposit, credentials in x-api-key / x-api-secret, no optional hash) with a unique
 // transactionId.
 const { randomBytes } = require('node:crypto');

@@ -1,7 +1,7 @@
 'use strict';
 /* global require, module, process */
-/* eslint-disable @typescript-eslint/no-require-imports -- autocannon's worker require()s this file */
-// autocannon setupRequest (worker thread): POST /status/{identifier}, header credentials, no body;
+/* eslint-disable @typescript-eslint/no-require-imports -- bench/load-process.mjs require()s this file */
+// autocannon setupRequest (in the load process): POST /status/{identifier}, header credentials, no body;
 // the identifier cycles over the lines of BENCH_STATUS_IDS_FILE (existing transactions for the
 // app, existing primary keys for the floor).
 const { readFileSync } = require('node:fs');
