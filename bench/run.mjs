@@ -6,7 +6,8 @@
 //      transactions created by the H2H phase,
 //   3. the raw floors on the same engine (bare Fastify + one INSERT per request for the creations,
 //      + one SELECT by primary key per request for the lookups), and ours/floor; the floor INSERT
-//      and the three creation forms alternate for BENCH_ROUNDS rounds (default 3) and the report
+//      and the three creation forms (their order turned by one each round) alternate for
+//      BENCH_ROUNDS rounds (default 3) and the report
 //      gives each ratio's median and range (single runs on a shared machine swing by 10-20%),
 //   3b. distributed: the same H2H deposit phase against a gateway-api process whose commands go over
 //      NATS to a ledger process (PostgreSQL), beside the embedded PostgreSQL figure as a ratio,
@@ -78,7 +79,7 @@ const ENGINES = [
 ].filter(([key]) => (process.env.BENCH_ENGINES || 'pglite,postgres').split(',').includes(key));
 const REPLAY_PHASE_LIMIT_MS =
   PHASES.has('replay') && Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000) > 0 ? 3_600_000 : 0;
-/** Rounds of (floor INSERT, H2H, Merchant, Infrastructure) per engine; the report gives their medians. */
+/** Rounds of (floor INSERT, then the three forms in depositOrder) per engine; the report gives their medians. */
 const DEPOSIT_ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 /** Unmeasured load per form (and on the floor) before an engine's first round. */
 const JIT_WARMUP_SECONDS = Number(process.env.BENCH_JIT_WARMUP_SECONDS ?? 10);
@@ -190,8 +191,19 @@ async function replayPostgres() {
   );
 }
 
-// The creation forms, in this order in every round, after the round's floor INSERT.
+// The creation forms, after each round's floor INSERT. Their order turns by one each round
+// (depositOrder), so that no form always runs furthest from its floor.
 const DEPOSIT_SCENARIOS = ['h2hDeposit', 'merchantDeposit', 'infrastructureDeposit'];
+
+/**
+ * Round r's order of the forms: DEPOSIT_SCENARIOS turned by r. The host's speed drifts within a
+ * round's minute (docs/performance.md, issue 15's fortieth round); in a fixed order the last form
+ * always met the most drift, in either direction. Round 1 keeps H2H first: it collects the status
+ * phase's ids.
+ */
+function depositOrder(r) {
+  return DEPOSIT_SCENARIOS.map((_, i) => DEPOSIT_SCENARIOS[(i + r) % DEPOSIT_SCENARIOS.length]);
+}
 const FORM_OF = { h2hDeposit: 'h2h', merchantDeposit: 'merchant', infrastructureDeposit: 'infrastructure' };
 const require = createRequire(import.meta.url);
 
@@ -278,7 +290,7 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
             const one = {
               floorInsert: await measure(floor.url, SCENARIOS.floorInsert, `floor ${engineLabel} insert ${tag}`),
             };
-            for (const name of DEPOSIT_SCENARIOS) {
+            for (const name of depositOrder(r)) {
               const scenario = SCENARIOS[name];
               // The status phase cycles over transaction_ids the first H2H phase got a 2xx for.
               const env =
@@ -511,7 +523,7 @@ async function main() {
       `phases per engine, on one app instance and one floor server side by side: ${JIT_WARMUP_SECONDS} s of unmeasured load on the floor ` +
       `and on each form first (BENCH_JIT_WARMUP_SECONDS, the app's JIT warm-up), then ${DEPOSIT_ROUNDS} rounds (BENCH_ROUNDS) of ` +
       `the floor's one INSERT per request (H2H bodies), H2H POST /deposit/bank, Merchant POST /deposit, ` +
-      `Infrastructure POST /deposits/deposit-request (each request a new deposit), each round's ratios against its own floor, ` +
+      `Infrastructure POST /deposits/deposit-request (each request a new deposit; the forms' order turned by one each round), each round's ratios against its own floor, ` +
       `reported as medians; then POST /status/{id} cycling over ${STATUS_IDS} transaction_ids of the first H2H phase, ` +
       `and the floor's one SELECT by primary key per request cycling over ${STATUS_IDS} of its rows (the floor of /status)\n`,
   );
@@ -570,7 +582,7 @@ async function main() {
         ? { kind: 'pglite', dataDir: join(tmpRoot, 'floor-pglite') }
         : { kind: 'postgres', url: PG_URL, schema: `bench_floor_${suffix}` };
     log(
-      `2-3. HTTP phases on ${label}: ${DEPOSIT_ROUNDS} rounds of (floor INSERT, H2H, Merchant, Infrastructure), then /status and the floor SELECT ...`,
+      `2-3. HTTP phases on ${label}: ${DEPOSIT_ROUNDS} rounds of (floor INSERT, then H2H, Merchant, Infrastructure, turned by one each round), then /status and the floor SELECT ...`,
     );
     const http = await httpPhase(key, appSchema, floorEngine);
     http.rounds.forEach((one, r) => check(`floor INSERT ${label} round ${r + 1}`, one.floorInsert));
