@@ -8,6 +8,7 @@ import {
   START,
   auditHead,
   comparePositions,
+  countEvents,
   openPostgres,
   postgresConnectionOf,
   startAuditPass,
@@ -267,5 +268,28 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
     await pass.close();
     await expect(pass.next()).rejects.toThrow(/audit read: closed/);
     await pass.close(); // idempotent
+  });
+
+  it('counts the events up to a position, its plan settings local to the count', async () => {
+    const { rows } = await db.query<{ xid: string; seq: string; n: string }>(
+      `select xid::text as xid, seq::text as seq, (select count(*) from es_events)::text as n
+       from es_events order by es_events.xid, es_events.seq offset 9 limit 1`,
+    );
+    const tenth = { commitXid: rows[0]!.xid, seq: rows[0]!.seq };
+    // One connection: a count that changed its session's settings would leave them on it.
+    const one = await openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 1 });
+    try {
+      const settings = () =>
+        one.query<{ jit: string; workers: string }>(
+          `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
+        );
+      const before = (await settings()).rows[0];
+      expect(await countEvents(one, tenth)).toBe(10);
+      expect(await countEvents(one, await auditHead(one))).toBe(Number(rows[0]!.n));
+      expect(await countEvents(one, START)).toBe(0);
+      expect((await settings()).rows[0]).toEqual(before);
+    } finally {
+      await one.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { headMismatch, recordedAtSql, type AuditedEvent, type BrokenLink } from '../store/event-chain.js';
 import { MAX_READ_BATCH, START, type GlobalPosition } from '../store/event-store.js';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import type { SqlDatabase, SqlExecutor } from '../sql/sql-database.js';
 import type { HeadCheck, StreamHead } from './chain-check-protocol.js';
 
 /**
@@ -78,12 +78,22 @@ export async function settleHeadCheck(db: SqlExecutor, check: HeadCheck, maxChec
   return broken;
 }
 
-export async function countEvents(db: SqlExecutor, until: GlobalPosition): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(
-    `select count(*)::text as n from es_events where (xid, seq) <= ($1::text::xid8, $2::bigint)`,
-    [until.commitXid, until.seq],
-  );
-  return Number(rows[0]!.n);
+/**
+ * The events up to `until` (the replay's progress total). A replay counts while its reader already
+ * reads: PostgreSQL's parallel workers and JIT compilation would buy the count wall time with the
+ * CPU those reads need (at 1M events 0.81-0.95 s of the server's CPU with them, 0.27-0.57 s without,
+ * docs/performance.md, issue 15's forty-first round), so the count runs serially and interpreted.
+ */
+export async function countEvents(db: SqlDatabase, until: GlobalPosition): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query(`set local jit = off`);
+    await tx.query(`set local max_parallel_workers_per_gather = 0`);
+    const { rows } = await tx.query<{ n: string }>(
+      `select count(*)::text as n from es_events where (xid, seq) <= ($1::text::xid8, $2::bigint)`,
+      [until.commitXid, until.seq],
+    );
+    return Number(rows[0]!.n);
+  });
 }
 
 export async function readAuditBatch(
