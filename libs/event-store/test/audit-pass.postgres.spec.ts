@@ -18,6 +18,7 @@ import {
   type GlobalPosition,
   type NewEvent,
   type SqlDatabase,
+  type SqlExecutor,
 } from '../src/index.js';
 import { TEST_DATABASE_URL } from '../../../test/support/postgres.js';
 
@@ -271,6 +272,12 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
   });
 
   it('counts the events up to a position, its plan settings local to the count', async () => {
+    // Its own events, so that it runs alone too (-t) and the tenth event always exists.
+    await store.append(
+      `count-${randomUUID()}`,
+      Array.from({ length: 12 }, (_, i) => event({ i })),
+      'any',
+    );
     const { rows } = await db.query<{ xid: string; seq: string; n: string }>(
       `select xid::text as xid, seq::text as seq, (select count(*) from es_events)::text as n
        from es_events order by es_events.xid, es_events.seq offset 9 limit 1`,
@@ -284,7 +291,26 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
           `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
         );
       const before = (await settings()).rows[0];
-      expect(await countEvents(one, tenth)).toBe(10);
+      // The settings the count's own statement runs under, read in its transaction just before it.
+      const underCount: unknown[] = [];
+      const watched: SqlDatabase = Object.assign(Object.create(one) as SqlDatabase, {
+        transaction: <T>(work: (tx: SqlExecutor) => Promise<T>) =>
+          one.transaction((tx) =>
+            work({
+              async query(sql, params) {
+                if (/^select count\(\*\)/.test(sql)) {
+                  const { rows: now } = await tx.query(
+                    `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
+                  );
+                  underCount.push(now[0]);
+                }
+                return tx.query(sql, params);
+              },
+            }),
+          ),
+      });
+      expect(await countEvents(watched, tenth)).toBe(10);
+      expect(underCount).toEqual([{ jit: 'off', workers: '0' }]);
       expect(await countEvents(one, await auditHead(one))).toBe(Number(rows[0]!.n));
       expect(await countEvents(one, START)).toBe(0);
       expect((await settings()).rows[0]).toEqual(before);
