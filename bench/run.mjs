@@ -55,6 +55,7 @@ import { measureReplayInOwnProcess } from './replay-phase.mjs';
 import { measureReconciliation } from './reconciliation-phase.mjs';
 import { describeStarts, measureStarts } from './start-phase.mjs';
 import { measureDistributed } from './distributed-phase.mjs';
+import { describeHostSpeed, measureHostSpeed } from './host-speed.mjs';
 import {
   CALLBACK_FAIL_SHARE,
   CALLBACK_LANES,
@@ -554,6 +555,10 @@ async function main() {
     },
   };
 
+  // The host's speed, here and again before the replay and at the end (bench/host-speed.mjs).
+  results.hostSpeed = { atStart: await measureHostSpeed() };
+  log(describeHostSpeed(results.hostSpeed.atStart));
+
   if (PHASES.has('start')) {
     log(`0. the embedded default's start, as npm start runs it (${START_RUNS} cold starts, each then warm) ...`);
     results.start = await measureStarts({ runs: START_RUNS, log });
@@ -760,6 +765,8 @@ async function main() {
 
   if (REPLAY_PHASE_LIMIT_MS > 0) {
     log('5. replay (PostgreSQL): generate events, raw read, then `transfergate replay` ...');
+    results.hostSpeed.beforeReplay = await measureHostSpeed();
+    log(describeHostSpeed(results.hostSpeed.beforeReplay, results.hostSpeed.atStart));
     results.replay = await replayPostgres();
     const r = results.replay;
     console.log(
@@ -785,6 +792,8 @@ async function main() {
     );
   }
 
+  results.hostSpeed.atEnd = await measureHostSpeed();
+  log(describeHostSpeed(results.hostSpeed.atEnd, results.hostSpeed.atStart));
   results.finishedAt = new Date().toISOString();
   results.wallSeconds = round((Date.now() - started) / 1000, 1);
   results.machine.loadAvgAtEnd = os.loadavg().map((v) => round(v, 2));
@@ -876,6 +885,12 @@ async function main() {
       ['replay/raw', '-', results.replay.ratio],
     );
   }
+  const hs = results.hostSpeed;
+  rows.push([
+    'host speed, SHA-256 digests/s on all cores: start / before replay / end',
+    '-',
+    [hs.atStart, hs.beforeReplay, hs.atEnd].map((x) => (x ? fmt(x.digestsPerSecond) : '-')).join(' / '),
+  ]);
   rows.push([
     'non-2xx + errors (H2H/Merch/Infra/Status/INSERT/SELECT)',
     ...both((e) =>
