@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 const MAX_DURATION_MS = 10_000;
+const MAX_THREADS = 64;
 const DIGEST_INPUT_BYTES = 1024;
 
 // One thread's loop, as source: the bench has no build step of its own.
@@ -30,8 +31,8 @@ parentPort.postMessage({ digests, seconds: (performance.now() - started) / 1000 
 export async function measureHostSpeed({ durationMs = 2_000, threads = availableParallelism() } = {}) {
   if (!Number.isInteger(durationMs) || durationMs < 100 || durationMs > MAX_DURATION_MS)
     throw new RangeError(`host speed: durationMs must be 100..${MAX_DURATION_MS}, got ${durationMs}`);
-  if (!Number.isInteger(threads) || threads < 1 || threads > 64)
-    throw new RangeError(`host speed: threads must be 1..64, got ${threads}`);
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
+    throw new RangeError(`host speed: threads must be 1..${MAX_THREADS}, got ${threads}`);
   const perThread = await Promise.all(
     Array.from(
       { length: threads },

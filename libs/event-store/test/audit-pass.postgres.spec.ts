@@ -286,10 +286,8 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
     // One connection: a count that changed its session's settings would leave them on it.
     const one = await openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 1 });
     try {
-      const settings = () =>
-        one.query<{ jit: string; workers: string }>(
-          `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
-        );
+      const SETTINGS_SQL = `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`;
+      const settings = () => one.query<{ jit: string; workers: string }>(SETTINGS_SQL);
       const before = (await settings()).rows[0];
       // The settings the count's own statement runs under, read in its transaction just before it.
       const underCount: unknown[] = [];
@@ -299,9 +297,7 @@ describe('audit pass on a reader thread (PostgreSQL server)', () => {
             work({
               async query(sql, params) {
                 if (/^select count\(\*\)/.test(sql)) {
-                  const { rows: now } = await tx.query(
-                    `select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
-                  );
+                  const { rows: now } = await tx.query(SETTINGS_SQL);
                   underCount.push(now[0]);
                 }
                 return tx.query(sql, params);
