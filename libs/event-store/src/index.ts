@@ -8,6 +8,7 @@ export * from './store/event-store.js';
 export * from './store/postgres-event-store.js';
 export * from './store/event-ids.js';
 export * from './store/append-groups.js';
+export * from './store/chain-encoding.js';
 export * from './store/event-chain.js';
 export * from './subscriptions/catch-up-subscription.js';
 export * from './subscriptions/batch-statement.js';

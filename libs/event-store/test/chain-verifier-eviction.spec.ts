@@ -1,4 +1,5 @@
-import { ChainVerifier, GENESIS_HASH_HEX, type AuditedEvent } from '../src/store/event-chain.js';
+import { GENESIS_HASH_HEX } from '../src/store/chain-encoding.js';
+import { ChainVerifier, type AuditedEvent } from '../src/store/event-chain.js';
 
 /** An event of `streamId` at `version`; its hash is wrong (the eviction order is what is checked here). */
 function event(streamId: string, version: number): AuditedEvent {

@@ -6,7 +6,7 @@ import {
   chainHash,
   chainHashHex,
   type ChainedEventFields,
-} from '../src/store/event-chain.js';
+} from '../src/store/chain-encoding.js';
 
 /** The reference: SHA-256 over (previous hash bytes ‖ canonical text), with Node's streaming hash. */
 function referenceHex(previousHex: string, event: ChainedEventFields): string {

@@ -7,7 +7,7 @@ import { readAuditBatch, settleHeadCheck, streamHeadPages, type AuditRow } from 
 import { DEFAULT_MAX_STREAM_HEADS } from './bounded-chain-check.js';
 import { defaultChainThread, startChainCheck, type PagedChainCheck } from './chain-check.js';
 import { spillOpenerFor } from './stream-head-spill.js';
-import { rowsOfFields, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
+import { rowsOfPage, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
 
 /**
  * One pass over the store for an audit (the replay): every event up to `readUntil` read in global
@@ -227,7 +227,7 @@ class ReaderAuditPass implements AuditPass {
     this.send({ kind: 'taken' });
     this.checked += message.read;
     for (const link of message.broken) this.options.onBroken(link);
-    return { read: message.read, events: rowsOfFields(message.fields) };
+    return { read: message.read, events: rowsOfPage(message) };
   }
 
   async finish({ heads }: { heads: boolean }): Promise<void> {

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
+import { encodeEvents } from '../store/chain-encoding.js';
 import type { BrokenLink } from '../store/event-chain.js';
 import { START, comparePositions } from '../store/event-store.js';
 import { postgresPoolConfig } from '../sql/postgres-database.js';
@@ -8,7 +9,7 @@ import type { SqlExecutor } from '../sql/sql-database.js';
 import { readAuditBatch, streamHeadPages } from './audit-reader.js';
 import { BoundedChainCheck } from './bounded-chain-check.js';
 import { openServerSpill } from './stream-head-spill.js';
-import { pushRowFields, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
+import { pageMessage, trailerOf, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
 
 /**
  * An audit pass's reader (audit-pass.ts starts it): reads the store's pages in global order on
@@ -66,18 +67,22 @@ async function readAll(): Promise<void> {
     next = readAuditBatch(db, batch[batch.length - 1]!.position, settings.readUntil, settings.batchEvents);
     // Reported by the loop's next turn, or never if this page's send fails first.
     next.catch(() => undefined);
-    const fields: unknown[] = [];
     const broken: BrokenLink[] = [];
-    await chain.checkPage(batch, (link) => broken.push(link));
-    // Pages come in global order: a page that ends by projectUntil is projected whole, so only a
+    const encoded = encodeEvents(batch, batch.map(trailerOf));
+    await chain.checkPage(batch, (link) => broken.push(link), encoded);
+    // Pages come in global order: the events up to projectUntil are a prefix of the page, and only a
     // page across it compares each event's position (two BigInt parses each).
-    const whole = comparePositions(batch[batch.length - 1]!.position, settings.projectUntil) <= 0;
-    for (const row of batch) {
-      if (whole || comparePositions(row.position, settings.projectUntil) <= 0) pushRowFields(fields, row);
+    let projected = batch.length;
+    if (comparePositions(batch[batch.length - 1]!.position, settings.projectUntil) > 0) {
+      projected = 0;
+      while (projected < batch.length && comparePositions(batch[projected]!.position, settings.projectUntil) <= 0) {
+        projected += 1;
+      }
     }
     while (credit === 0) await new Promise<void>((resolve) => (creditReturned = resolve));
     credit -= 1;
-    send({ kind: 'page', read: batch.length, fields, broken });
+    const { message, transfer } = pageMessage(batch, projected, encoded, broken);
+    port.postMessage(message, transfer);
   }
   send({ kind: 'end', spilled: chain.spilled });
 }

@@ -1,3 +1,4 @@
+import { ENCODED_OFFSETS, type EncodedEvents } from '../store/chain-encoding.js';
 import {
   ChainVerifier,
   type AuditedEvent,
@@ -62,11 +63,21 @@ export class BoundedChainCheck {
     return this.spilledAny;
   }
 
-  /** Checks one page, in global order; each broken link goes to `onBroken` with its index in the page. */
-  async checkPage(rows: readonly AuditedEvent[], onBroken: (link: BrokenLink, index: number) => void): Promise<void> {
+  /**
+   * Checks one page, in global order; each broken link goes to `onBroken` with its index in the page.
+   * `encoded`: the page's encoding (encodeEvents), hashed in place.
+   */
+  async checkPage(
+    rows: readonly AuditedEvent[],
+    onBroken: (link: BrokenLink, index: number) => void,
+    encoded?: EncodedEvents,
+  ): Promise<void> {
+    if (encoded && encoded.offsets.length !== rows.length * ENCODED_OFFSETS) {
+      throw new RangeError('bounded chain check: the encoding is of another page');
+    }
     if (this.opened) await this.putBack(rows, this.opened.spill);
     for (let index = 0; index < rows.length; index++) {
-      const link = this.verifier.accept(rows[index]!);
+      const link = this.verifier.accept(rows[index]!, encoded, index);
       if (link) onBroken(link, index);
     }
     if (this.verifier.streamsHeld > this.maxStreams) {

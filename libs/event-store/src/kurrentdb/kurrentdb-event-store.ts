@@ -31,7 +31,8 @@ import {
   type RecordedEvent,
   type StreamWrite,
 } from '../store/event-store.js';
-import { GENESIS_HASH, chainHash, type AuditedEvent } from '../store/event-chain.js';
+import { GENESIS_HASH, chainHash } from '../store/chain-encoding.js';
+import type { AuditedEvent } from '../store/event-chain.js';
 
 /**
  * KurrentDB (EventStoreDB) adapter of the EventStore contract, run against the same contract suite

@@ -1,82 +1,17 @@
-import { createHash, hash } from 'node:crypto';
+import {
+  CHAIN_ENCODING,
+  GENESIS_HASH_HEX,
+  HASH_HEX_LENGTH,
+  chainHashHex,
+  hashEncodedHex,
+  type ChainedEventFields,
+  type EncodedEvents,
+} from './chain-encoding.js';
 
-/**
- * Tamper evidence: every stored event carries `hash` = SHA-256(previous hash of its stream ‖ the
- * event's canonical encoding). The first event of a stream chains from GENESIS_HASH. The append
- * computes it in SQL (one statement, see postgres-event-store.ts); the replay recomputes it here in
- * JS from the stored columns, so the encoding below is the single definition both must follow.
- *
- * Canonical encoding (UTF-8 text, fields separated by "\n"):
- *   tg-event/1
- *   <byte length of stream id>:<stream id>
- *   <stream version>
- *   <byte length of type>:<type>
- *   <schema version>
- *   <event id, lower-case UUID>
- *   <recorded time, UTC, microseconds: 2026-11-21T07:01:16.123456Z>
- *   <byte length of data>:<data as PostgreSQL prints jsonb>
- *   <metadata as PostgreSQL prints jsonb>
- * Text fields are length-prefixed so no choice of stream id or type can shift a field boundary.
- * jsonb's text form is canonical (keys sorted, one spacing), so it is what the data "is" once stored.
+/*
+ * The hash chain in SQL (the append and the backfill compute it there) and its verifier. The
+ * canonical encoding both follow is defined in chain-encoding.ts.
  */
-export const CHAIN_ENCODING = 'tg-event/1';
-export const HASH_BYTES = 32;
-export const GENESIS_HASH = Buffer.alloc(HASH_BYTES, 0);
-export const GENESIS_HASH_HEX = GENESIS_HASH.toString('hex');
-
-/** The stored columns the hash covers, as text (what the verifier reads back). */
-export interface ChainedEventFields {
-  streamId: string;
-  streamVersion: number;
-  type: string;
-  schemaVersion: number;
-  eventId: string;
-  /** UTC, microseconds, `YYYY-MM-DDTHH:MM:SS.ffffffZ` (RECORDED_AT_SQL prints it so). */
-  recordedAtUs: string;
-  /** jsonb text as PostgreSQL prints it (`data::text`). */
-  dataText: string;
-  metadataText: string;
-}
-
-export function canonicalEventText(e: ChainedEventFields): string {
-  // One template instead of an array join: the replay encodes every stored event (hot path).
-  return (
-    `${CHAIN_ENCODING}\n${Buffer.byteLength(e.streamId, 'utf8')}:${e.streamId}\n${e.streamVersion}\n` +
-    `${Buffer.byteLength(e.type, 'utf8')}:${e.type}\n${e.schemaVersion}\n${e.eventId.toLowerCase()}\n` +
-    `${e.recordedAtUs}\n${Buffer.byteLength(e.dataText, 'utf8')}:${e.dataText}\n${e.metadataText}`
-  );
-}
-
-export function chainHash(previousHash: Buffer, event: ChainedEventFields): Buffer {
-  if (previousHash.length !== HASH_BYTES) throw new RangeError(`a chain hash has ${HASH_BYTES} bytes`);
-  return createHash('sha256').update(previousHash).update(canonicalEventText(event), 'utf8').digest();
-}
-
-const HASH_HEX_LENGTH = HASH_BYTES * 2;
-
-/** The reused input buffer of chainHashHex (its thread's own: module state is per thread). */
-const HASH_SCRATCH_BYTES = 256 * 1024;
-const SCRATCH_TEXT_UNITS = Math.floor((HASH_SCRATCH_BYTES - HASH_BYTES) / 3);
-const hashScratch = Buffer.allocUnsafe(HASH_SCRATCH_BYTES);
-
-/** chainHash on hex text, as the audit reader has the stored hashes (no Buffer per event). */
-export function chainHashHex(previousHashHex: string, event: ChainedEventFields): string {
-  // A length check only (a pattern test per event cost 1.6% of a replay): non-hex digits end
-  // Buffer's hex decoding early, so such a hash can only make the comparison fail, never pass.
-  if (previousHashHex.length !== HASH_HEX_LENGTH) throw new RangeError(`a chain hash is ${HASH_HEX_LENGTH} hex digits`);
-  const text = canonicalEventText(event);
-  // One-shot hashing of one buffer (previous hash ‖ encoding): a Hash object and two updates per
-  // event cost the replay's reader 0.6 µs more per event. UTF-8 takes at most 3 bytes per UTF-16
-  // unit, so a text within SCRATCH_TEXT_UNITS always fits the reused buffer; a longer one gets its own.
-  const buffer =
-    text.length <= SCRATCH_TEXT_UNITS ? hashScratch : Buffer.allocUnsafe(HASH_BYTES + Buffer.byteLength(text, 'utf8'));
-  // Non-hex digits end the decoding early: hash what createHash would have been given, as before.
-  if (buffer.write(previousHashHex, 0, HASH_BYTES, 'hex') !== HASH_BYTES) {
-    return createHash('sha256').update(previousHashHex, 'hex').update(text, 'utf8').digest('hex');
-  }
-  const length = HASH_BYTES + buffer.write(text, HASH_BYTES, 'utf8');
-  return hash('sha256', buffer.subarray(0, length), 'hex');
-}
 
 /** SQL printing a timestamptz the way the canonical encoding wants it. */
 export function recordedAtSql(timestamptz: string): string {
@@ -211,7 +146,11 @@ export class ChainVerifier {
   /** Counts every event accepted and every stream restored: each stream's `seenAt` is unique. */
   private recency = 0;
 
-  accept(event: AuditedEvent): BrokenLink | undefined {
+  /**
+   * Checks the next event of the pass. `encoded` (with the event's `index` in it) is its page's
+   * encoding (encodeEvents): the hash is then taken in place instead of encoding the event again.
+   */
+  accept(event: AuditedEvent, encoded?: EncodedEvents, index = 0): BrokenLink | undefined {
     this.checked += 1;
     let head = this.heads.get(event.streamId);
     const previousHex = head?.hashHex ?? GENESIS_HASH_HEX;
@@ -240,7 +179,7 @@ export class ChainVerifier {
     if (event.streamVersion !== expectedVersion) {
       return link('version_gap', `version ${expectedVersion}`, `version ${event.streamVersion}`);
     }
-    const computed = chainHashHex(previousHex, event);
+    const computed = encoded ? hashEncodedHex(previousHex, encoded, index) : chainHashHex(previousHex, event);
     if (event.hash === null) return link('hash_missing', computed, 'null');
     if (storedHex !== computed) return link('hash_mismatch', computed, event.hash);
     return undefined;

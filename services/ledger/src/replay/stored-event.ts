@@ -19,10 +19,9 @@ export class StoredEvent implements RecordedEvent {
   readonly hash?: string;
   private parsedData: unknown = UNPARSED;
   private parsedMetadata: Record<string, unknown> | typeof UNPARSED = UNPARSED;
-  private readonly dataText: string;
-  private readonly metadataText: string;
 
-  constructor(row: AuditRow) {
+  /** `row`'s data and metadata texts are read when first parsed (a reader's row decodes them then). */
+  constructor(private readonly row: AuditRow) {
     this.eventId = row.eventId;
     this.streamId = row.streamId;
     this.streamVersion = row.streamVersion;
@@ -31,18 +30,16 @@ export class StoredEvent implements RecordedEvent {
     this.position = row.position;
     this.createdAt = row.createdAt;
     if (row.hash) this.hash = row.hash;
-    this.dataText = row.dataText;
-    this.metadataText = row.metadataText;
   }
 
   get data(): unknown {
-    if (this.parsedData === UNPARSED) this.parsedData = JSON.parse(this.dataText) as unknown;
+    if (this.parsedData === UNPARSED) this.parsedData = JSON.parse(this.row.dataText) as unknown;
     return this.parsedData;
   }
 
   get metadata(): Record<string, unknown> {
     if (this.parsedMetadata === UNPARSED)
-      this.parsedMetadata = JSON.parse(this.metadataText) as Record<string, unknown>;
+      this.parsedMetadata = JSON.parse(this.row.metadataText) as Record<string, unknown>;
     return this.parsedMetadata;
   }
 }
