@@ -43,12 +43,21 @@ export interface ChainedEventFields {
 }
 
 export function canonicalEventText(e: ChainedEventFields): string {
-  // One template instead of an array join: the replay encodes every stored event (hot path).
+  return `${canonicalHead(e, Buffer.byteLength(e.dataText, 'utf8'))}${e.dataText}${canonicalTail(e)}`;
+}
+
+/** The canonical encoding up to the data (its length prefix included); one template, as it is on the hot path. */
+function canonicalHead(e: ChainedEventFields, dataBytes: number): string {
   return (
     `${CHAIN_ENCODING}\n${Buffer.byteLength(e.streamId, 'utf8')}:${e.streamId}\n${e.streamVersion}\n` +
     `${Buffer.byteLength(e.type, 'utf8')}:${e.type}\n${e.schemaVersion}\n${e.eventId.toLowerCase()}\n` +
-    `${e.recordedAtUs}\n${Buffer.byteLength(e.dataText, 'utf8')}:${e.dataText}\n${e.metadataText}`
+    `${e.recordedAtUs}\n${dataBytes}:`
   );
+}
+
+/** The canonical encoding after the data. */
+function canonicalTail(e: ChainedEventFields): string {
+  return `\n${e.metadataText}`;
 }
 
 export function chainHash(previousHash: Buffer, event: ChainedEventFields): Buffer {
@@ -123,8 +132,8 @@ export interface EncodedEvents {
  */
 export function encodeEvents(events: readonly ChainedEventFields[], trailers?: readonly string[]): EncodedEvents {
   if (trailers && trailers.length !== events.length) throw new RangeError('encodeEvents: one trailer per event');
-  // Per event: everything before the data in one string, the newline and the metadata in another,
-  // so that a page costs three writes per event (each write is a call into C++; one per field had
+  // Per event: everything before the data in one string, what follows it in another, so that a
+  // page costs three writes per event (each write is a call into C++; one per field had
   // cost more than the copying).
   const heads = new Array<string>(events.length);
   const tails = new Array<string>(events.length);
@@ -133,11 +142,8 @@ export function encodeEvents(events: readonly ChainedEventFields[], trailers?: r
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     const dataBytes = Buffer.byteLength(e.dataText, 'utf8');
-    heads[i] =
-      `${CHAIN_ENCODING}\n${Buffer.byteLength(e.streamId, 'utf8')}:${e.streamId}\n${e.streamVersion}\n` +
-      `${Buffer.byteLength(e.type, 'utf8')}:${e.type}\n${e.schemaVersion}\n${e.eventId.toLowerCase()}\n` +
-      `${e.recordedAtUs}\n${dataBytes}:`;
-    tails[i] = `\n${e.metadataText}`;
+    heads[i] = canonicalHead(e, dataBytes);
+    tails[i] = canonicalTail(e);
     sizes[i * 3] = Buffer.byteLength(heads[i]!, 'utf8');
     sizes[i * 3 + 1] = dataBytes;
     sizes[i * 3 + 2] = Buffer.byteLength(tails[i]!, 'utf8');
