@@ -1,7 +1,7 @@
 // Replay phase: BENCH_REPLAY_EVENTS (default 1,000,000) realistic ledger events on PostgreSQL, then
-// the raw speed of reading them (the replay's own key-set SELECT, nothing done with the rows) beside
-// the replay's speed (read + hash-chain check + the projection into a scratch schema), same run,
-// same pg Pool. Events are generated set-based in SQL in the store's own row format with the hash
+// the raw speed of reading them (the replay reader's own key-set pages by binary COPY, on one
+// connection, nothing done with the rows) beside the replay's speed (read + hash-chain check + the
+// projection into a scratch schema), same run. Events are generated set-based in SQL in the store's own row format with the hash
 // left empty, then PostgresEventStore.create backfills the chains (the migration path of old stores)
 // and a VACUUM clears the row versions the backfill left behind; a CHECKPOINT then ends the set-up's
 // writes before the reads are timed (the role needs pg_checkpoint, or to be a superuser).
@@ -16,7 +16,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { REPLAY_NODE_OPTIONS, replayInOwnProcess } from '../apps/all-in-one/dist/cli/replay/replay-process.js';
-import { START, auditHead, readAuditBatch } from '../libs/event-store/dist/index.js';
+import pg from 'pg';
+import {
+  START,
+  auditHead,
+  copiedPosition,
+  postgresConnectionOf,
+  postgresPoolConfig,
+  readCopiedRows,
+} from '../libs/event-store/dist/index.js';
 import { READ_MODEL_SCHEMA, replayLedger } from '../services/ledger/dist/index.js';
 import { round } from './load.mjs';
 
@@ -97,17 +105,23 @@ export async function generate(db, events, merchants, log) {
 /** Reads every event with the replay's own query and page size, doing nothing with the rows. */
 async function rawRead(db) {
   const until = await auditHead(db);
-  let after = START;
-  let n = 0;
-  const t0 = performance.now();
-  for (;;) {
-    const batch = await readAuditBatch(db, after, until, READ_BATCH);
-    if (batch.length === 0) break;
-    n += batch.length;
-    after = batch[batch.length - 1].position;
+  const client = new pg.Client(postgresPoolConfig(postgresConnectionOf(db), 1));
+  await client.connect();
+  try {
+    let after = START;
+    let n = 0;
+    const t0 = performance.now();
+    for (;;) {
+      const page = await readCopiedRows(client, after, until, READ_BATCH);
+      if (page.rows === 0) break;
+      n += page.rows;
+      after = copiedPosition(page, page.rows - 1);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    return { events: n, seconds: round(seconds, 2), eventsPerSec: round(n / seconds, 0) };
+  } finally {
+    await client.end();
   }
-  const seconds = (performance.now() - t0) / 1000;
-  return { events: n, seconds: round(seconds, 2), eventsPerSec: round(n / seconds, 0) };
 }
 
 /**
@@ -220,7 +234,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const exitCode = await replayInOwnProcess();
   if (exitCode !== undefined) process.exit(exitCode);
   const { openPostgres, PostgresEventStore } = await import('../libs/event-store/dist/index.js');
-  const pg = (await import('pg')).default;
   const url = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const keep = process.env.BENCH_REPLAY_SCHEMA;
   if (keep !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(keep)) throw new Error('BENCH_REPLAY_SCHEMA: a plain name');

@@ -18,6 +18,8 @@ export * from './audit/chain-check.js';
 export * from './audit/bounded-chain-check.js';
 export * from './audit/stream-head-spill.js';
 export * from './audit/audit-pass.js';
+export { readCopiedRows } from './audit/copied-page-read.js';
+export { copiedPosition } from './audit/copied-page-encoding.js';
 // KurrentDB: types only here, the client loads on demand (see open-kurrentdb.ts).
 export * from './kurrentdb/open-kurrentdb.js';
 export type { KurrentDbEventStore, KurrentDbEventStoreCapabilities } from './kurrentdb/kurrentdb-event-store.js';

@@ -19,7 +19,7 @@ import {
   type ChainedEventFields,
 } from '../src/store/chain-encoding.js';
 import { createdAtOf, type AuditRow } from '../src/audit/audit-reader.js';
-import { pageMessage, rowsOfPage, trailerOf, type FromReader } from '../src/audit/audit-read-protocol.js';
+import { factsOf, pageMessage, rowsOfPage, trailerOf, type FromReader } from '../src/audit/audit-read-protocol.js';
 import { plainAuditRow } from './plain-audit-row.js';
 
 /**
@@ -121,7 +121,7 @@ describe('a reader page between threads (audit-read-protocol.ts)', () => {
   async function across(port1: MessagePort, port2: MessagePort, projected: number) {
     const rows = EVENTS.map(auditRow);
     const encoded = encodeEvents(rows, rows.map(trailerOf));
-    const { message, transfer } = pageMessage(rows, projected, encoded, []);
+    const { message, transfer } = pageMessage(rows.length, projected, encoded, factsOf(rows), []);
     const arrived = new Promise<FromReader>((resolve) => port2.once('message', resolve));
     port1.postMessage(message, transfer);
     const received = await arrived;

@@ -58,13 +58,23 @@ export interface EncodedOnTheWire {
 /** Per event in a page's `facts`: its stream id's and type's lengths in UTF-16 units, its two versions. */
 export const FACTS_PER_EVENT = 4;
 
-/** A page's message, built by the reader from the rows it read and checked. */
+/** A page's message: `read` events, the first `projected` of them to project. */
 export function pageMessage(
-  rows: readonly AuditRow[],
+  read: number,
   projected: number,
   encoded: EncodedEvents,
+  facts: Int32Array,
   broken: BrokenLink[],
 ): { message: FromReader; transfer: ArrayBuffer[] } {
+  if (encoded.offsets.length !== read * ENCODED_OFFSETS || facts.length !== read * FACTS_PER_EVENT) {
+    throw new Error('audit read: a page whose parts do not match');
+  }
+  const transfer = [encoded.buffer.buffer, encoded.offsets.buffer, facts.buffer] as ArrayBuffer[];
+  return { message: { kind: 'page', read, projected, encoded, facts, broken }, transfer };
+}
+
+/** A page's facts (FACTS_PER_EVENT per event) from its events as values. */
+export function factsOf(rows: readonly AuditRow[]): Int32Array {
   const facts = new Int32Array(rows.length * FACTS_PER_EVENT);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -73,8 +83,7 @@ export function pageMessage(
     facts[i * FACTS_PER_EVENT + 2] = row.streamVersion;
     facts[i * FACTS_PER_EVENT + 3] = row.schemaVersion;
   }
-  const transfer = [encoded.buffer.buffer as ArrayBuffer, encoded.offsets.buffer as ArrayBuffer, facts.buffer];
-  return { message: { kind: 'page', read: rows.length, projected, encoded, facts, broken }, transfer };
+  return facts;
 }
 
 /**

@@ -1,19 +1,20 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { encodeEvents } from '../store/chain-encoding.js';
 import type { BrokenLink } from '../store/event-chain.js';
-import { START, comparePositions } from '../store/event-store.js';
+import { START, comparePositions, type GlobalPosition } from '../store/event-store.js';
 import { postgresPoolConfig } from '../sql/postgres-database.js';
 import { PreparedStatementNames } from '../sql/prepared-statement-names.js';
 import type { SqlExecutor } from '../sql/sql-database.js';
-import { readAuditBatch, streamHeadPages } from './audit-reader.js';
+import { streamHeadPages } from './audit-reader.js';
 import { BoundedChainCheck } from './bounded-chain-check.js';
 import { openServerSpill } from './stream-head-spill.js';
-import { pageMessage, trailerOf, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
+import { pageMessage, type FromReader, type ReaderSettings, type ToReader } from './audit-read-protocol.js';
+import type { CopiedPage } from './copied-page-encoding.js';
+import { readCopiedPage } from './copied-page-read.js';
 
 /**
  * An audit pass's reader (audit-pass.ts starts it): reads the store's pages in global order on
- * connections of its own (one read ahead), checks each event's hash chain and sends the events to
+ * connections of its own (one read ahead; binary COPY, copied-page-read.ts), checks each event's hash chain and sends the events to
  * project, at most `pagesAhead` pages before the pass has taken them; then, when asked, checks the
  * recorded stream heads. Past `maxStreamHeads` streams the check spills on a third connection.
  */
@@ -59,29 +60,43 @@ port.on('message', (message: ToReader) => {
   }
 });
 
+/** One page, read on a connection of its own (the other may be reading the next). */
+async function readPage(after: GlobalPosition): Promise<CopiedPage> {
+  const client = await pool.connect();
+  try {
+    const page = await readCopiedPage(client, after, settings.readUntil, settings.batchEvents);
+    client.release();
+    return page;
+  } catch (error) {
+    // A COPY stopped part way leaves the connection mid-protocol: it is closed, not reused.
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}
+
 async function readAll(): Promise<void> {
-  let next = readAuditBatch(db, START, settings.readUntil, settings.batchEvents);
+  let next = readPage(START);
   for (;;) {
-    const batch = await next;
-    if (batch.length === 0) break;
-    next = readAuditBatch(db, batch[batch.length - 1]!.position, settings.readUntil, settings.batchEvents);
+    const { events, encoded, facts } = await next;
+    if (events.length === 0) break;
+    const last = events[events.length - 1]!.position;
+    next = readPage(last);
     // Reported by the loop's next turn, or never if this page's send fails first.
     next.catch(() => undefined);
     const broken: BrokenLink[] = [];
-    const encoded = encodeEvents(batch, batch.map(trailerOf));
-    await chain.checkPage(batch, (link) => broken.push(link), encoded);
+    await chain.checkPage(events, (link) => broken.push(link), encoded);
     // Pages come in global order: the events up to projectUntil are a prefix of the page, and only a
     // page across it compares each event's position (two BigInt parses each).
-    let projected = batch.length;
-    if (comparePositions(batch[batch.length - 1]!.position, settings.projectUntil) > 0) {
+    let projected = events.length;
+    if (comparePositions(last, settings.projectUntil) > 0) {
       projected = 0;
-      while (projected < batch.length && comparePositions(batch[projected]!.position, settings.projectUntil) <= 0) {
+      while (projected < events.length && comparePositions(events[projected]!.position, settings.projectUntil) <= 0) {
         projected += 1;
       }
     }
     while (credit === 0) await new Promise<void>((resolve) => (creditReturned = resolve));
     credit -= 1;
-    const { message, transfer } = pageMessage(batch, projected, encoded, broken);
+    const { message, transfer } = pageMessage(events.length, projected, encoded, facts, broken);
     port.postMessage(message, transfer);
   }
   send({ kind: 'end', spilled: chain.spilled });

@@ -4,6 +4,7 @@ import {
   type AuditedEvent,
   type BrokenLink,
   type HeadFindings,
+  type LinkedEvent,
   type RecordedHead,
 } from '../store/event-chain.js';
 import type { StreamHeadSpill } from './stream-head-spill.js';
@@ -67,8 +68,14 @@ export class BoundedChainCheck {
    * Checks one page, in global order; each broken link goes to `onBroken` with its index in the page.
    * `encoded`: the page's encoding (encodeEvents), hashed in place.
    */
+  async checkPage(rows: readonly AuditedEvent[], onBroken: (link: BrokenLink, index: number) => void): Promise<void>;
   async checkPage(
-    rows: readonly AuditedEvent[],
+    rows: readonly LinkedEvent[],
+    onBroken: (link: BrokenLink, index: number) => void,
+    encoded: EncodedEvents,
+  ): Promise<void>;
+  async checkPage(
+    rows: readonly (AuditedEvent | LinkedEvent)[],
     onBroken: (link: BrokenLink, index: number) => void,
     encoded?: EncodedEvents,
   ): Promise<void> {
@@ -77,7 +84,9 @@ export class BoundedChainCheck {
     }
     if (this.opened) await this.putBack(rows, this.opened.spill);
     for (let index = 0; index < rows.length; index++) {
-      const link = this.verifier.accept(rows[index]!, encoded, index);
+      const link = encoded
+        ? this.verifier.accept(rows[index]!, encoded, index)
+        : this.verifier.accept(rows[index] as AuditedEvent);
       if (link) onBroken(link, index);
     }
     if (this.verifier.streamsHeld > this.maxStreams) {
@@ -110,7 +119,7 @@ export class BoundedChainCheck {
     await opened?.close();
   }
 
-  private async putBack(rows: readonly AuditedEvent[], spill: StreamHeadSpill): Promise<void> {
+  private async putBack(rows: readonly LinkedEvent[], spill: StreamHeadSpill): Promise<void> {
     const missing = new Set<string>();
     for (const row of rows) if (!this.verifier.holds(row.streamId)) missing.add(row.streamId);
     if (missing.size === 0) return;

@@ -89,12 +89,18 @@ export function storedEventSql(alias: string): string {
   });
 }
 
-/** A stored event as the audit reader returns it: the hashed fields as text, plus where it sits. */
-export interface AuditedEvent extends ChainedEventFields {
+/** What the chain check reads of an event whose hash input is already encoded (EncodedEvents). */
+export interface LinkedEvent {
+  streamId: string;
+  streamVersion: number;
+  eventId: string;
   position: { commitXid: string; seq: string };
   /** Stored hash, hex; null for an event that never got one. */
   hash: string | null;
 }
+
+/** A stored event as the audit reader returns it: the hashed fields as text, plus where it sits. */
+export interface AuditedEvent extends ChainedEventFields, LinkedEvent {}
 
 export interface BrokenLink {
   streamId: string;
@@ -150,7 +156,9 @@ export class ChainVerifier {
    * Checks the next event of the pass. `encoded` (with the event's `index` in it) is its page's
    * encoding (encodeEvents): the hash is then taken in place instead of encoding the event again.
    */
-  accept(event: AuditedEvent, encoded?: EncodedEvents, index = 0): BrokenLink | undefined {
+  accept(event: AuditedEvent): BrokenLink | undefined;
+  accept(event: LinkedEvent, encoded: EncodedEvents, index: number): BrokenLink | undefined;
+  accept(event: AuditedEvent | LinkedEvent, encoded?: EncodedEvents, index = 0): BrokenLink | undefined {
     this.checked += 1;
     let head = this.heads.get(event.streamId);
     const previousHex = head?.hashHex ?? GENESIS_HASH_HEX;
@@ -179,7 +187,9 @@ export class ChainVerifier {
     if (event.streamVersion !== expectedVersion) {
       return link('version_gap', `version ${expectedVersion}`, `version ${event.streamVersion}`);
     }
-    const computed = encoded ? hashEncodedHex(previousHex, encoded, index) : chainHashHex(previousHex, event);
+    const computed = encoded
+      ? hashEncodedHex(previousHex, encoded, index)
+      : chainHashHex(previousHex, event as AuditedEvent);
     if (event.hash === null) return link('hash_missing', computed, 'null');
     if (storedHex !== computed) return link('hash_mismatch', computed, event.hash);
     return undefined;
