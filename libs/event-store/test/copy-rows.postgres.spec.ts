@@ -1,4 +1,4 @@
-import { copyText, copyValue, sqlState, type SqlDatabase } from '../src/index.js';
+import { copyBytes, copyValue, sqlState, type SqlDatabase } from '../src/index.js';
 import { openTestPostgres } from '../../../test/support/postgres.js';
 
 /**
@@ -33,14 +33,23 @@ describe('COPY text and copyRows on PostgreSQL', () => {
 
   it('encodes the format: tabs between values, \\N for null, the special characters escaped', () => {
     expect(
-      copyText(
+      copyBytes(
         [
           { a: 'x', b: null, c: 7 },
           { a: 'y\tz', b: 'q', c: 8 },
         ],
         ['a', 'b', 'c'],
-      ),
+      ).toString('utf8'),
     ).toBe('x\t\\N\t7\ny\\tz\tq\t8\n');
+    // Past its first buffer (a line of 3 MB of two- and three-byte characters among short ones).
+    const long = 'ş€'.repeat(1_000_000);
+    const rows = [
+      { a: 'Ağaç', b: 1 },
+      { a: long, b: 2 },
+      ...Array.from({ length: 20_000 }, (_, i) => ({ a: `Öz ${i}`, b: i })),
+    ];
+    const expected = rows.map((r) => `${r.a}\t${r.b}\n`).join('');
+    expect(copyBytes(rows, ['a', 'b']).equals(Buffer.from(expected, 'utf8'))).toBe(true);
     expect(copyValue('a\\b\nc\rd\te')).toBe('a\\\\b\\nc\\rd\\te');
     expect(copyValue(undefined)).toBe('\\N');
     expect(copyValue(12n)).toBe('12');

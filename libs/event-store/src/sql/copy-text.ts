@@ -5,19 +5,39 @@
  */
 export type CopyValue = string | number | bigint | null | undefined;
 
-/** A value is text, an integer or null: what a read model's row holds before it is written. */
-export function copyText(rows: readonly object[], columns: readonly string[]): string {
-  let text = '';
-  for (const row of rows) {
-    const values = row as Record<string, CopyValue>;
-    for (let i = 0; i < columns.length; i += 1) {
-      if (i > 0) text += '\t';
-      text += copyValue(values[columns[i]!]);
-    }
-    text += '\n';
+/** One row's line: its values in `columns` order, tab-separated, ended by a newline. */
+export function copyLine(row: object, columns: readonly string[]): string {
+  const values = row as Record<string, CopyValue>;
+  let line = '';
+  for (let i = 0; i < columns.length; i += 1) {
+    if (i > 0) line += '\t';
+    line += copyValue(values[columns[i]!]);
   }
-  return text;
+  return `${line}\n`;
 }
+
+/**
+ * The rows' lines as UTF-8, in one buffer. Each line is encoded as soon as it is made: a chunk's
+ * text built whole and encoded once held hundreds of thousands of string pieces alive until the
+ * end (in chunks of 5,000 rows, as the replay flushes them, 2.5-2.9 times the CPU; issue 15's
+ * forty-fourth round).
+ */
+export function copyBytes(rows: readonly object[], columns: readonly string[]): Buffer {
+  let buffer = Buffer.allocUnsafe(COPY_BUFFER_START_BYTES);
+  let at = 0;
+  for (const row of rows) {
+    const line = copyLine(row, columns);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (at + line.length * 3 > buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(buffer.length * 2, at + line.length * 3));
+      buffer.copy(grown, 0, 0, at);
+      buffer = grown;
+    }
+    at += buffer.write(line, at, 'utf8');
+  }
+  return buffer.subarray(0, at);
+}
+const COPY_BUFFER_START_BYTES = 256 * 1024;
 
 /** Backslash, tab, newline and carriage return are the format's own; escaping the backslash also covers `\.` and a literal `\N`. */
 const SPECIAL = /[\\\t\n\r]/;

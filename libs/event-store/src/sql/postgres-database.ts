@@ -1,7 +1,7 @@
 import type { Pool, PoolClient, PoolConfig, QueryResult } from 'pg';
 import { finished } from 'node:stream/promises';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
-import { copyText } from './copy-text.js';
+import { copyBytes } from './copy-text.js';
 import { PreparedStatementNames } from './prepared-statement-names.js';
 
 export interface PostgresOptions {
@@ -60,7 +60,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
             if (rows.length === 0) return;
             const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`));
             // One write: the caller bounds the rows per call, so the text is a few MB at most.
-            stream.end(copyText(rows, columns));
+            stream.end(copyBytes(rows, columns));
             await finished(stream);
           },
         };
