@@ -73,7 +73,10 @@ export function pageMessage(
   return { message: { kind: 'page', read, projected, encoded, facts, broken }, transfer };
 }
 
-/** A page's facts (FACTS_PER_EVENT per event) from its events as values. */
+/**
+ * A page's facts (FACTS_PER_EVENT per event) from its events as values: their definition. The
+ * reader writes them from the bytes it copied (copied-page-encoding.ts), tested against this.
+ */
 export function factsOf(rows: readonly AuditRow[]): Int32Array {
   const facts = new Int32Array(rows.length * FACTS_PER_EVENT);
   for (let i = 0; i < rows.length; i++) {
@@ -87,7 +90,8 @@ export function factsOf(rows: readonly AuditRow[]): Int32Array {
 }
 
 /**
- * The trailer the reader encodes after each event (chain-encoding.ts): what the projection needs
+ * The trailer after each event of a page (chain-encoding.ts), defined from the event as a value
+ * (the reader writes it from the bytes it copied, copied-page-encoding.ts): what the projection needs
  * beside the hashed fields, as ASCII. The stored hash is marked so that none (null) and an empty
  * one stay apart.
  */

@@ -14,9 +14,10 @@ import { readCopiedPage } from './copied-page-read.js';
 
 /**
  * An audit pass's reader (audit-pass.ts starts it): reads the store's pages in global order on
- * connections of its own (one read ahead; binary COPY, copied-page-read.ts), checks each event's hash chain and sends the events to
- * project, at most `pagesAhead` pages before the pass has taken them; then, when asked, checks the
- * recorded stream heads. Past `maxStreamHeads` streams the check spills on a third connection.
+ * connections of its own (one read ahead; by binary COPY, copied-page-read.ts), checks each event's
+ * hash chain and sends the events to project, at most `pagesAhead` pages before the pass has taken
+ * them; then, when asked, checks the recorded stream heads. Past `maxStreamHeads` streams the check
+ * spills on a third connection.
  */
 if (!parentPort) throw new Error('audit-read.worker runs as a worker thread');
 const port = parentPort;

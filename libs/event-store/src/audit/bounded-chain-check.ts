@@ -66,7 +66,7 @@ export class BoundedChainCheck {
 
   /**
    * Checks one page, in global order; each broken link goes to `onBroken` with its index in the page.
-   * `encoded`: the page's encoding (encodeEvents), hashed in place.
+   * `encoded`: the page's encoding (chain-encoding.ts, EncodedEvents), hashed in place.
    */
   async checkPage(rows: readonly AuditedEvent[], onBroken: (link: BrokenLink, index: number) => void): Promise<void>;
   async checkPage(

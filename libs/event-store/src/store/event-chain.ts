@@ -154,7 +154,8 @@ export class ChainVerifier {
 
   /**
    * Checks the next event of the pass. `encoded` (with the event's `index` in it) is its page's
-   * encoding (encodeEvents): the hash is then taken in place instead of encoding the event again.
+   * encoding (chain-encoding.ts, EncodedEvents): the hash is then taken in place instead of
+   * encoding the event again.
    */
   accept(event: AuditedEvent): BrokenLink | undefined;
   accept(event: LinkedEvent, encoded: EncodedEvents, index: number): BrokenLink | undefined;
