@@ -1,10 +1,11 @@
 // Replay phase: BENCH_REPLAY_EVENTS (default 1,000,000) realistic ledger events on PostgreSQL, then
 // the raw speed of reading them (the replay reader's own key-set pages by binary COPY, on one
 // connection, nothing done with the rows) beside the replay's speed (read + hash-chain check + the
-// projection into a scratch schema), same run. Events are generated set-based in SQL in the store's own row format with the hash
-// left empty, then PostgresEventStore.create backfills the chains (the migration path of old stores)
-// and a VACUUM clears the row versions the backfill left behind; a CHECKPOINT then ends the set-up's
-// writes before the reads are timed (the role needs pg_checkpoint, or to be a superuser).
+// projection into a scratch schema), same run. Events are generated set-based in SQL in the store's
+// own row format with the hash left empty, then PostgresEventStore.create backfills the chains (the
+// migration path of old stores) and a VACUUM clears the row versions the backfill left behind; a
+// CHECKPOINT then ends the set-up's writes before the reads are timed (the role needs pg_checkpoint,
+// or to be a superuser).
 //
 // Per transaction: a deposit is DepositRequested + TransactionApproved (txn stream) + TransfersPosted
 // (merchant ledger stream); every fourth is a withdrawal: WithdrawalRequested, TransfersReserved,

@@ -15,7 +15,8 @@ import type { LinkedEvent } from '../store/event-chain.js';
 import type { GlobalPosition } from '../store/event-store.js';
 import { FACTS_PER_EVENT } from './audit-read-protocol.js';
 import type { CopiedRows } from './binary-copy.js';
-import { RECORDED_TIME_BYTES, writeRecordedTime } from './recorded-time.js';
+import { decimalBytes, writeDecimal } from './decimal-text.js';
+import { RECORDED_TIME_BYTES, writeRecordedTime, writtenMicros } from './recorded-time.js';
 
 /**
  * A page read by binary COPY (copied-page-read.ts), written into the page encoding the audit
@@ -60,11 +61,10 @@ export function rowsWithServerTime(rows: CopiedRows): number[] {
   for (let r = 0; r < rows.rows; r++) {
     const f = r * rows.fieldsPerRow + COPIED_FIELDS.createdAt;
     if (rows.lengths[f] !== 8) throw new Error('copied page: a recorded time is not 8 bytes');
-    if (!writeRecordedTime(rows.buffer, rows.starts[f]!, TIME_PROBE, 0)) odd.push(r);
+    if (writtenMicros(rows.buffer, rows.starts[f]!) === undefined) odd.push(r);
   }
   return odd;
 }
-const TIME_PROBE = Buffer.alloc(RECORDED_TIME_BYTES);
 
 const PREFIX = Buffer.from(`${CHAIN_ENCODING}\n`, 'latin1');
 const NEWLINE = 0x0a;
@@ -228,7 +228,6 @@ const NOT_NULL = [
 const UUID_TEXT_BYTES = 36;
 const MINUS = 0x2d;
 const EQUALS = 0x3d;
-const ZERO = 0x30;
 
 /**
  * An event of a copied page, as the chain check reads it. Its event id and position are read from
@@ -263,28 +262,6 @@ export function copiedPosition(rows: CopiedRows, row: number): GlobalPosition {
     return rows.buffer.toString('latin1', rows.starts[f], rows.starts[f]! + rows.lengths[f]!);
   };
   return { commitXid: text(COPIED_FIELDS.xid), seq: text(COPIED_FIELDS.seq) };
-}
-
-/** The decimal text's length of an integer (a version may be negative in an edited row). */
-function decimalBytes(value: number): number {
-  let bytes = value < 0 ? 2 : 1;
-  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) bytes += 1;
-  return bytes;
-}
-
-/** Writes an integer's decimal text as String(value) prints it; returns the position after it. */
-function writeDecimal(target: Buffer, at: number, value: number): number {
-  if (value < 0) {
-    target[at++] = MINUS;
-    value = -value;
-  }
-  const end = at + decimalBytes(value);
-  for (let i = end - 1; i >= at; i--) {
-    const rest = Math.floor(value / 10);
-    target[i] = ZERO + value - rest * 10;
-    value = rest;
-  }
-  return end;
 }
 
 /** A uuid's 16 bytes as its lower-case text (8-4-4-4-12), as uuid_out prints it. */

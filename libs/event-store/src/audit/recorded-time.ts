@@ -1,3 +1,5 @@
+import { writeDigits } from './decimal-text.js';
+
 /**
  * An event's recorded time as the canonical encoding prints it (`recordedAtSql`, event-chain.ts:
  * to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')), written in JS from
@@ -21,18 +23,25 @@ const DAYS_1970_TO_2000 = 10_957;
 export const FIRST_WRITTEN_US = -DAYS_1970_TO_2000 * SECONDS_PER_DAY * MICROS_PER_SECOND;
 export const END_WRITTEN_US = 73_049 * SECONDS_PER_DAY * MICROS_PER_SECOND;
 
-const ZERO = 0x30;
+/**
+ * The microseconds of the int64 at `source[from..from+8)` (a binary timestamptz) when they are a
+ * time of 1970-2199, which writeRecordedTime writes; undefined for any other (or ±infinity).
+ */
+export function writtenMicros(source: Buffer, from: number): number | undefined {
+  const high = source.readInt32BE(from);
+  // Outside ±2^21 the value is beyond ±285 years from 2000 (and may not fit a double exactly).
+  if (high < -0x200000 || high >= 0x200000) return undefined;
+  const us = high * 0x1_0000_0000 + source.readUInt32BE(from + 4);
+  return us < FIRST_WRITTEN_US || us >= END_WRITTEN_US ? undefined : us;
+}
 
 /**
  * Writes the canonical text of the int64 at `source[from..from+8)` (a binary timestamptz) into
  * `target` at `at`; returns false, writing nothing, for a time outside 1970-2199 (or ±infinity).
  */
 export function writeRecordedTime(source: Buffer, from: number, target: Buffer, at: number): boolean {
-  const high = source.readInt32BE(from);
-  // Outside ±2^21 the value is beyond ±285 years from 2000 (and may not fit a double exactly).
-  if (high < -0x200000 || high >= 0x200000) return false;
-  const us = high * 0x1_0000_0000 + source.readUInt32BE(from + 4);
-  if (us < FIRST_WRITTEN_US || us >= END_WRITTEN_US) return false;
+  const us = writtenMicros(source, from);
+  if (us === undefined) return false;
   const seconds = Math.floor(us / MICROS_PER_SECOND);
   const micros = us - seconds * MICROS_PER_SECOND;
   const days = Math.floor(seconds / SECONDS_PER_DAY);
@@ -69,13 +78,4 @@ export function writeRecordedTime(source: Buffer, from: number, target: Buffer, 
   writeDigits(target, at + 20, micros, 6);
   target[at + 26] = 0x5a; // Z
   return true;
-}
-
-/** `value` (0 ≤ value < 10^width) as `width` decimal digits, zero-padded. */
-function writeDigits(target: Buffer, at: number, value: number, width: number): void {
-  for (let i = at + width - 1; i >= at; i--) {
-    const rest = Math.floor(value / 10);
-    target[i] = ZERO + value - rest * 10;
-    value = rest;
-  }
 }

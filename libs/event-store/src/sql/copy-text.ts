@@ -6,7 +6,7 @@
 export type CopyValue = string | number | bigint | null | undefined;
 
 /** One row's line: its values in `columns` order, tab-separated, ended by a newline. */
-export function copyLine(row: object, columns: readonly string[]): string {
+function copyLine(row: object, columns: readonly string[]): string {
   const values = row as Record<string, CopyValue>;
   let line = '';
   for (let i = 0; i < columns.length; i += 1) {
