@@ -203,3 +203,6 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrap
     },
   };
 }
+
+/** Every environment variable loadRuntimeConfig reads (docs/operations.md's configuration table lists them). */
+export const RUNTIME_ENV_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
