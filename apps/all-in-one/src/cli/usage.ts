@@ -17,5 +17,5 @@ Commands:
 Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, …): see the README's
 Configuration section.`;
 
-/** The address `--demo` listens on when HOST is not set: its API keys are in the README. */
+/** The address `--demo` listens on when HOST is not set: its API keys are published in the README. */
 export const DEMO_DEFAULT_HOST = '127.0.0.1';
