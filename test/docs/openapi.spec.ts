@@ -21,11 +21,11 @@ const GATEWAY_TABLE: [path: string, method: string, status: string][] = [
   ),
   ['/', 'get', '200'],
   ['/eqopay/health', 'get', '200'],
-  // The incoming upstream webhooks (webhook-ingest), documented since issue 17.
+  // The incoming upstream webhooks (webhook-ingest).
   ['/deposit/callback/{slug}', 'post', '201'],
   ['/withdraw/callback/{slug}', 'post', '201'],
   ['/withdrawal/callback/{slug}', 'post', '201'],
-  // The sandbox (issue 17).
+  // The sandbox.
   ['/sandbox/transactions/{identifier}/approve', 'post', '201'],
   ['/sandbox/transactions/{identifier}/reject', 'post', '201'],
 ];
