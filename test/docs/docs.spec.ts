@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { RUNTIME_ENV_VARIABLES } from '../../libs/runtime/src/runtime-config.js';
 import { TRANSPORT_ENV_VARIABLES } from '../../libs/messaging/src/transport.js';
+import { ERROR_CODES } from '../../libs/contracts/src/errors/error-codes.js';
 
 /**
  * The documentation checks: README.md and docs/ link only to files and headings that exist, name
@@ -187,6 +188,20 @@ describe('documentation', () => {
     expect(reads.size).toBeGreaterThan(20);
     const missing = [...reads].filter(([name]) => !table.has(name)).map(([name, at]) => `${name} (read at ${at})`);
     expect(missing).toEqual([]);
+  });
+
+  it('lists every error code with its HTTP status in docs/integrators.md', () => {
+    const rows = new Map<string, string>();
+    readFileSync(join(ROOT, 'docs/integrators.md'), 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        const row = /^\|\s*`([a-z_]+)`\s*\|\s*(\d{3})\s*\|/.exec(line);
+        if (row) rows.set(row[1]!, `${row[2]} (docs/integrators.md:${index + 1})`);
+      });
+    const wrong = Object.entries(ERROR_CODES)
+      .filter(([code, status]) => !rows.get(code)?.startsWith(String(status)))
+      .map(([code, status]) => `${code} ${status}: ${rows.get(code) ?? 'not in the table'}`);
+    expect(wrong).toEqual([]);
   });
 
   it('keeps the README a front door of at most 400 lines', () => {
