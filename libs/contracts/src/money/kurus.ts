@@ -65,7 +65,7 @@ export function kurusToDecimalString(kurus: Kurus): string {
 
 /**
  * round(amount) of the signature rules: round-half-up to an integer of the amount as sent
- * (docs/decisions/0004-money.md). Works on kuruş so 10.5 → 11 and 10.49 → 10 exactly.
+ * (docs/architecture.md). Works on kuruş so 10.5 → 11 and 10.49 → 10 exactly.
  */
 export function roundForHash(kurus: Kurus): bigint {
   return (kurus + 50n) / 100n;
