@@ -146,7 +146,8 @@ export async function measureReplay({ db, PostgresEventStore, log }) {
   const backfillSeconds = (performance.now() - t) / 1000;
   // The backfill rewrote every generated row (its hash): a million dead row versions that a store
   // written by appends never has (each event is inserted once, hash included) and that autovacuum
-  // removes on any cluster that runs it; this machine's cluster does not (autovacuum = off). Read through them, the raw read and the replay cost the server ~10% more.
+  // removes on any cluster that runs it; this machine's cluster does not (autovacuum = off). Read
+  // through them, the raw read and the replay cost the server ~10% more.
   t = performance.now();
   if (present[0].n === 0) await db.query('vacuum (analyze) es_events');
   const vacuumSeconds = (performance.now() - t) / 1000;

@@ -130,8 +130,8 @@ describe('OpenAPI document and API reference over HTTP', () => {
     expect(body.required).toBe(true);
     const schema = resolve(body.content['application/json'].schema);
     expect(Object.keys(schema.properties).sort()).toEqual(
-      // The contract's fields, plus our optional extensions (docs/integrators.md, "Optional fields beyond the contract"): the customer's bank and
-      // the customer fields the callback's metadata carries.
+      // The contract's fields, plus our optional extensions (docs/integrators.md, "Optional fields
+      // beyond the contract"): the customer's bank and the customer fields the callback's metadata carries.
       [
         'amount',
         'apikey',
