@@ -126,6 +126,12 @@ function environmentReads(): Map<string, string> {
           const name = match[1] ?? match[2]!;
           if (!reads.has(name)) reads.set(name, `${file}:${index + 1}`);
         }
+        // const { PORT, HOST } = process.env
+        for (const match of text.matchAll(/\{([^}]*)\}\s*=\s*(?:process\.)?env\b/g)) {
+          for (const name of match[1]!.match(/\b[A-Z][A-Z0-9_]+\b/g) ?? []) {
+            if (!reads.has(name)) reads.set(name, `${file}:${index + 1}`);
+          }
+        }
       });
   }
   for (const name of RUNTIME_ENV_VARIABLES) if (!reads.has(name)) reads.set(name, 'libs/runtime/src/runtime-config.ts');
