@@ -13,7 +13,7 @@ export default tseslint.config(
   },
   {
     // Request ids travel on the command (ActorRef.requestId): on Node 20 an AsyncLocalStorage turns
-    // on a promise hook for every promise of the process (README, Benchmark, issue 15).
+    // on a promise hook for every promise of the process (docs/decisions/0012-request-ids.md).
     files: ['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'apps/all-in-one/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [

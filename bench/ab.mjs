@@ -7,7 +7,7 @@
 // BENCH_WARMUP_SECONDS (default 15): unmeasured load of the floor and of each app before the first
 // round, so that no round measures V8 still compiling the app (it did for 10-15 s of load).
 // BENCH_CPU_PROF (a path prefix): the main thread's CPU profile of each app's measured phase in
-// the last round, written to <prefix>.<app number>.cpuprofile (bench/cpu-profile-top.mjs reads it);
+// the final round, written to <prefix>.<app number>.cpuprofile (bench/cpu-profile-top.mjs reads it);
 // the floor's phases and the start-up are left out, so the shares are the app's own.
 // The builds share one process: a process-wide change (a promise hook, a V8 flag) cannot be
 // compared here; run bench/pg-profile.mjs of each checkout in turn instead.
@@ -26,7 +26,7 @@ const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5
 const scenarioName = process.env.BENCH_SCENARIO || 'h2hDeposit';
 const scenario = SCENARIOS[scenarioName];
 if (!scenario) throw new Error(`BENCH_SCENARIO: unknown ${scenarioName}`);
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 6);
+const N_ROUNDS = Number(process.env.BENCH_ROUNDS || 6);
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const ROOTS = (process.env.BENCH_APP_ROOTS || '.').split(',').map((root) => resolve(root));
@@ -75,42 +75,42 @@ async function stopProfile(session, file) {
   writeFileSync(file, JSON.stringify(profile));
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rounds = [];
-for (let r = 0; r < ROUNDS; r++) {
+const allRounds = [];
+for (let r = 0; r < N_ROUNDS; r++) {
   await runLoad(floor.url, SCENARIOS.floorInsert, 1, 'ab-warm', {});
   const f = await runLoad(floor.url, SCENARIOS.floorInsert, SECONDS, 'ab-floor', {});
-  const round = { floor: f['2xx'] / f.duration, floorP99: f.latencyMicros.p99 / 1000, apps: [] };
+  const thisRound = { floor: f['2xx'] / f.duration, floorP99: f.latencyMicros.p99 / 1000, apps: [] };
   // Alternate which app goes first, so neither always runs right after the floor.
   const order = r % 2 === 0 ? apps : [...apps].reverse();
   for (const app of order) {
     await runLoad(app.url, scenario, 1, 'ab-warm', {});
-    const profiling = CPU_PROF && r === ROUNDS - 1 ? await startProfile() : undefined;
+    const profiling = CPU_PROF && r === N_ROUNDS - 1 ? await startProfile() : undefined;
     const res = await runLoad(app.url, scenario, SECONDS, 'ab-app', {});
     if (profiling) await stopProfile(profiling, `${CPU_PROF}.${apps.indexOf(app) + 1}.cpuprofile`);
-    round.apps[apps.indexOf(app)] = {
+    thisRound.apps[apps.indexOf(app)] = {
       rate: res['2xx'] / res.duration,
       p99: res.latencyMicros.p99 / 1000,
       non2xx: res.non2xx,
     };
   }
-  rounds.push(round);
+  allRounds.push(thisRound);
   console.log(
-    `round ${r + 1}: floor ${round.floor.toFixed(0)} req/s, p99 ${round.floorP99.toFixed(1)} ms · ` +
-      round.apps
+    `round ${r + 1}: floor ${thisRound.floor.toFixed(0)} req/s, p99 ${thisRound.floorP99.toFixed(1)} ms · ` +
+      thisRound.apps
         .map(
           (a, i) =>
-            `#${i + 1} ${(a.rate / round.floor).toFixed(2)} (p99 ${(a.p99 / round.floorP99).toFixed(2)}x${a.non2xx ? `, ${a.non2xx} non-2xx` : ''})`,
+            `#${i + 1} ${(a.rate / thisRound.floor).toFixed(2)} (p99 ${(a.p99 / thisRound.floorP99).toFixed(2)}x${a.non2xx ? `, ${a.non2xx} non-2xx` : ''})`,
         )
         .join(' · '),
   );
 }
 for (const [i, app] of apps.entries()) {
   console.log(
-    `${app.name}: ${scenarioName} ours/floor median ${median(rounds.map((r) => r.apps[i].rate / r.floor)).toFixed(2)}, p99 ${median(rounds.map((r) => r.apps[i].p99 / r.floorP99)).toFixed(2)}x`,
+    `${app.name}: ${scenarioName} ours/floor median ${median(allRounds.map((r) => r.apps[i].rate / r.floor)).toFixed(2)}, p99 ${median(allRounds.map((r) => r.apps[i].p99 / r.floorP99)).toFixed(2)}x`,
   );
 }
 if (apps.length === 2) {
-  const ratios = rounds.map((r) => r.apps[1].rate / r.apps[0].rate);
+  const ratios = allRounds.map((r) => r.apps[1].rate / r.apps[0].rate);
   console.log(`#2/#1 per round: ${ratios.map((x) => x.toFixed(2)).join(' ')} · median ${median(ratios).toFixed(2)}`);
 }
 for (const app of apps) await app.running.close();

@@ -2,7 +2,7 @@
 // one app on a file-backed PGlite (as `npm start`), loaded in rounds of one deposit form; after each
 // round it prints the round's rate and, from pg_statio, the pages read (missed the pool) and hit
 // per deposit, and the indexes and tables that missed most. A deposit rate that falls from round
-// to round while the floor's does not is this (docs/performance.md, issue 15's ninth round).
+// to round while the floor's does not is this: the store's indexes outgrowing the buffer pool.
 //   node bench/buffer-misses.mjs            (after npm run build)
 //   MISS_SCENARIO=infrastructureDeposit MISS_ROUNDS=6 MISS_SECONDS=10 node bench/buffer-misses.mjs
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { SCENARIOS, runLoad } from './load.mjs';
 import { BOOTSTRAP, appConfig } from './app-config.mjs';
 
 const SCENARIO = process.env.MISS_SCENARIO || 'h2hDeposit';
-const ROUNDS = Number(process.env.MISS_ROUNDS || 6);
+const N_ROUNDS = Number(process.env.MISS_ROUNDS || 6);
 const SECONDS = Number(process.env.MISS_SECONDS || 10);
 const TOP = 5;
 
@@ -41,11 +41,11 @@ async function pageCounts() {
 
 const setting = (await db.query(`select current_setting('shared_buffers') as v`)).rows[0].v;
 console.log(
-  `${SCENARIO} on file-backed PGlite (shared_buffers ${setting}), ${ROUNDS} rounds of ${SECONDS} s, 32 connections`,
+  `${SCENARIO} on file-backed PGlite (shared_buffers ${setting}), ${N_ROUNDS} rounds of ${SECONDS} s, 32 connections`,
 );
 await runLoad(url, scenario, 2, 'misses-warm-up', {});
 let deposits = 0;
-for (let round = 1; round <= ROUNDS; round++) {
+for (let round = 1; round <= N_ROUNDS; round++) {
   const before = await pageCounts();
   const result = await runLoad(url, scenario, SECONDS, 'misses', {});
   const after = await pageCounts();

@@ -43,7 +43,7 @@ function countStatement(sql) {
 
 /**
  * Time inside PGlite per prepared statement (the engine's work: parse, plan, execute and writing
- * the reply; since issue 15's eleventh round the reply is read outside it), keyed like
+ * the reply; the reply is read outside it), keyed like
  * `statements`: pglite-prepared.ts sends Parse (name, text) once per statement and then Bind
  * (portal, name) per run.
  */
@@ -105,7 +105,7 @@ function countStatements(db) {
     );
 }
 
-const round1 = (n) => Math.round(n * 10) / 10;
+const oneDecimal = (n) => Math.round(n * 10) / 10;
 let close;
 let url;
 let store;
@@ -155,9 +155,9 @@ process.on('message', async (message) => {
       statements: Object.fromEntries(statements),
       engineMs: Object.fromEntries(engineMs),
       loopDelayMs: {
-        p50: round1(loopDelay.percentile(50) / 1e6),
-        p99: round1(loopDelay.percentile(99) / 1e6),
-        max: round1(loopDelay.max / 1e6),
+        p50: oneDecimal(loopDelay.percentile(50) / 1e6),
+        p99: oneDecimal(loopDelay.percentile(99) / 1e6),
+        max: oneDecimal(loopDelay.max / 1e6),
       },
       appends: store?.appendCount,
       appendGroups: store?.appendGroupsWritten,

@@ -14,7 +14,7 @@
 //      BENCH_SERVER_NODE_ARGS (node flags for the floor and app servers alike),
 //      BENCH_CPU_PROF (a file: the app server's CPU profile from its first request to its close).
 //      BENCH_SLOW_STATEMENT_MS (a number: the app server prints every statement that took longer
-//      inside PGlite, with the time, to stderr; how issue 15's eleventh round found its stalls).
+//      inside PGlite, with the time, to stderr: the way to find its stalls).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { SCENARIOS, measure, round } from './load.mjs';
 
 const FORMS = (process.env.BENCH_FORMS || 'h2hDeposit,merchantDeposit,infrastructureDeposit').split(',');
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 1);
+const N_ROUNDS = Number(process.env.BENCH_ROUNDS || 1);
 const SERVER_TIMEOUT_MS = 120_000;
 for (const form of FORMS) if (!SCENARIOS[form]) throw new Error(`BENCH_FORMS: unknown ${form}`);
 
@@ -106,7 +106,7 @@ console.log(
     .join(' ')}`,
 );
 try {
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < N_ROUNDS; r++) {
     const floorServer = await startServer('floor', here);
     const floor = await phase(floorServer, 'floorInsert');
     await floorServer.close();

@@ -4,7 +4,7 @@
 // in its own processes) and the collector's pauses per deposit are printed per round, with the
 // second checkout's CPU over the first's. One build against itself swung 0.92-1.07 per round, no
 // less than bench/ab.mjs's rates; but CPU per deposit does not follow the group sizes as a rate
-// does, so a steady change of a few percent shows in most rounds (a 4% one in 7 of 8 rounds where
+// does, so a steady change of a few percent shows in the majority of rounds (a 4% one in 7 of 8 rounds where
 // ab.mjs's rates showed nothing).
 // What it leaves out: HTTP parsing and the sockets' writes; what it adds: inject's own requests
 // and responses (about a tenth of the CPU and, kept alive until answered, most of what the young
@@ -12,7 +12,7 @@
 //   BENCH_APP_ROOTS=/path/to/base,. BENCH_ROUNDS=6 BENCH_DEPOSITS=15000 node bench/deposit-inject-cpu.mjs
 // BENCH_FORM: h2hDeposit (default), merchantDeposit or infrastructureDeposit (bench/load.mjs's
 // scenarios: their paths, headers, statuses and setupRequest bodies).
-// BENCH_CPU_PROF (a path prefix): each app's CPU profile of the last round, <prefix>.<n>.cpuprofile.
+// BENCH_CPU_PROF (a path prefix): each app's CPU profile of the final round, <prefix>.<n>.cpuprofile.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,7 +27,7 @@ import { SCENARIOS } from './load.mjs';
 
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ROOTS = (process.env.BENCH_APP_ROOTS || '.').split(',').map((root) => resolve(root));
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 6);
+const N_ROUNDS = Number(process.env.BENCH_ROUNDS || 6);
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS || 15_000);
 const WARMUP_DEPOSITS = 10_000;
 const CONCURRENCY = 32;
@@ -108,12 +108,12 @@ async function profiled(file, work) {
 
 for (const app of apps) await deposits(app, WARMUP_DEPOSITS);
 const results = apps.map(() => []);
-for (let round = 0; round < ROUNDS; round++) {
+for (let round = 0; round < N_ROUNDS; round++) {
   const order = round % 2 === 0 ? [...apps.keys()] : [...apps.keys()].reverse();
   for (const i of order) {
     const run = () => deposits(apps[i], DEPOSITS);
     results[i].push(
-      CPU_PROF && round === ROUNDS - 1 ? await profiled(`${CPU_PROF}.${i + 1}.cpuprofile`, run) : await run(),
+      CPU_PROF && round === N_ROUNDS - 1 ? await profiled(`${CPU_PROF}.${i + 1}.cpuprofile`, run) : await run(),
     );
   }
   console.log(

@@ -1,7 +1,7 @@
 // The host's speed at one moment: SHA-256 digests of a 1 KiB buffer per second, on one worker
 // thread per core at once, for `durationMs`. The replay's goal is absolute (events/s) and this
-// shared machine's speed moves by up to half within an hour (issue 15, forty-second round: 310,481
-// to 454,293 digests/s on one thread between two full runs), so the bench prints this figure at
+// shared machine's speed moves by up to half within an hour (310,481 to 454,293 digests/s on one
+// thread between two full runs), so the bench prints this figure at
 // its start and again just before the replay, to tell a slower replay from a slower host.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

@@ -19,7 +19,7 @@ import { BODY_LIMIT, BOOTSTRAP, appConfig } from './app-config.mjs';
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.PROF_SECONDS || 10);
 // Unmeasured load before each phase. The default 2 s leaves the app's JIT compiling through most of
-// the phase (docs/performance.md, issue 15's eighth round); 15-25 s measure the warm app.
+// the phase; 15-25 s measure the warm app.
 const WARMUP_SECONDS = Number(process.env.PROF_WARMUP_SECONDS || 2);
 const WANT = (process.env.PROF_SCENARIOS || 'floorInsert,h2hDeposit,merchantDeposit,infrastructureDeposit').split(',');
 const suffix = randomBytes(3).toString('hex');

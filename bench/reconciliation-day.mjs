@@ -94,7 +94,7 @@ const LAST = [
   'Tuncer',
   'Ekinci',
 ];
-const ROUND_TRY = [100, 150, 200, 250, 300, 500, 750, 1000, 1500, 2000, 2500, 5000];
+const WHOLE_TRY_AMOUNTS = [100, 150, 200, 250, 300, 500, 750, 1000, 1500, 2000, 2500, 5000];
 const SPELLINGS = [
   (n) => `TG-${n}`,
   (n) => `tg ${n}`,
@@ -137,7 +137,7 @@ export function generateDay(o) {
     const first = pick(FIRST);
     const last = pick(LAST);
     const amountKurus =
-      random() < 0.7 ? BigInt(pick(ROUND_TRY)) * 100n : BigInt(5_000 + Math.floor(random() * 1_995_000));
+      random() < 0.7 ? BigInt(pick(WHOLE_TRY_AMOUNTS)) * 100n : BigInt(5_000 + Math.floor(random() * 1_995_000));
     const createdAtMs = baseMs + Math.floor((random() * 20 * 60 + 0) * MINUTE);
     const deposit = {
       transactionId: uuidOf(o.seed ?? 1, number),

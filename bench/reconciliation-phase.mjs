@@ -27,7 +27,7 @@ import { generateDay, isBankasiCsv, scoreDay, scoreOutcomes } from './reconcilia
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const IBAN = 'TR330006100519786457841326';
 const CHUNK = 5_000;
-const round = (v, d = 0) => Math.round(v * 10 ** d) / 10 ** d;
+const toDecimals = (v, d = 0) => Math.round(v * 10 ** d) / 10 ** d;
 
 const BOOTSTRAP = {
   operators: [{ username: 'admin', password: 'Bench-pass-1!', role: 'admin' }],
@@ -78,12 +78,12 @@ function matcherAlone(log) {
   for (const deposits of [5_000, 50_000]) {
     const day = generateDay({ deposits, seed: 11 });
     const score = scoreDay(day, Matcher);
-    out[deposits] = { ...score, usPerLine: round((score.matchMs * 1000) / score.lines, 1) };
+    out[deposits] = { ...score, usPerLine: toDecimals((score.matchMs * 1000) / score.lines, 1) };
     log(
-      `    matcher alone, ${deposits} deposits / ${score.lines} lines: ${out[deposits].usPerLine} µs/line, precision ${score.precision}, recall ${round(score.recall, 3)}`,
+      `    matcher alone, ${deposits} deposits / ${score.lines} lines: ${out[deposits].usPerLine} µs/line, precision ${score.precision}, recall ${toDecimals(score.recall, 3)}`,
     );
   }
-  return { ...out, perLineRatio50kOver5k: round(out[50_000].usPerLine / out[5_000].usPerLine, 2) };
+  return { ...out, perLineRatio50kOver5k: toDecimals(out[50_000].usPerLine / out[5_000].usPerLine, 2) };
 }
 
 async function writeDeposits(db, day, ids) {
@@ -146,7 +146,7 @@ async function endToEnd(log) {
     let t = performance.now();
     await writeDeposits(seed, day, ids);
     await seed.close();
-    log(`    ${depositsN} deposits written in ${round((performance.now() - t) / 1000, 1)} s`);
+    log(`    ${depositsN} deposits written in ${toDecimals((performance.now() - t) / 1000, 1)} s`);
     t = performance.now();
     running = await allInOne.createApp(
       {
@@ -174,7 +174,7 @@ async function endToEnd(log) {
     const open = await running.db.query(
       `select count(*)::int as n from rm_transactions where state = 'awaiting_payment'`,
     );
-    log(`    app up, ${open.rows[0].n} open deposits projected in ${round((performance.now() - t) / 1000, 1)} s`);
+    log(`    app up, ${open.rows[0].n} open deposits projected in ${toDecimals((performance.now() - t) / 1000, 1)} s`);
 
     const csv = Buffer.from(isBankasiCsv(day), 'utf8');
     t = performance.now();
@@ -205,13 +205,13 @@ async function endToEnd(log) {
       deposits: depositsN,
       lines: report.linesNew,
       csvBytes: csv.length,
-      answeredSeconds: round(answeredSeconds, 1),
-      totalSeconds: round(totalSeconds, 1),
-      linesPerSecond: round(report.linesNew / totalSeconds, 0),
+      answeredSeconds: toDecimals(answeredSeconds, 1),
+      totalSeconds: toDecimals(totalSeconds, 1),
+      linesPerSecond: toDecimals(report.linesNew / totalSeconds, 0),
       linesInReadModels: rows.length,
       strongWaiting: report.strongWaiting,
       precision: score.precision,
-      recall: round(score.recall, 4),
+      recall: toDecimals(score.recall, 4),
       strong: score.strong,
       eligible: score.eligible,
       wrongStrong: score.wrongStrong,

@@ -146,14 +146,14 @@ export async function measureReplay({ db, PostgresEventStore, log }) {
   const backfillSeconds = (performance.now() - t) / 1000;
   // The backfill rewrote every generated row (its hash): a million dead row versions that a store
   // written by appends never has (each event is inserted once, hash included) and that autovacuum
-  // removes on any cluster that runs it; this machine's cluster does not (autovacuum = off, issue
-  // 15's forty-first round). Read through them, the raw read and the replay cost the server ~10% more.
+  // removes on any cluster that runs it; this machine's cluster does not (autovacuum = off). Read
+  // through them, the raw read and the replay cost the server ~10% more.
   t = performance.now();
   if (present[0].n === 0) await db.query('vacuum (analyze) es_events');
   const vacuumSeconds = (performance.now() - t) / 1000;
   // The generation, the backfill and the vacuum write gigabytes of WAL: left to themselves they keep
-  // the checkpointer flushing through the reads measured next (a checkpoint started and ran during
-  // the replay of one full run of the forty-first round). A store replayed in production was written
+  // the checkpointer flushing through the reads measured next (a checkpoint has started and run during
+  // a full run's replay). A store replayed in production was written
   // long before; a checkpoint here ends the set-up's writes before anything is timed.
   t = performance.now();
   await db.query('checkpoint');

@@ -25,7 +25,7 @@
 //      BENCH_ENGINES (comma list of pglite, postgres; default both),
 //      BENCH_ROUNDS (rounds of floor INSERT and deposit phases per engine, 1..9, default 3),
 //      BENCH_JIT_WARMUP_SECONDS (unmeasured load on the floor and on each deposit form before an
-//      engine's first round, default 10; 0 skips it).
+//      engine's opening round, default 10; 0 skips it).
 // 5. replay (bench/replay-phase.mjs): events/s of `transfergate replay` over generated ledger events on
 //    PostgreSQL beside the raw read of the same rows, same run, in a process started with the replay's
 //    Node options as the CLI starts it.
@@ -82,7 +82,7 @@ const REPLAY_PHASE_LIMIT_MS =
   PHASES.has('replay') && Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000) > 0 ? 3_600_000 : 0;
 /** Rounds of (floor INSERT, then the three forms in depositOrder) per engine; the report gives their medians. */
 const DEPOSIT_ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
-/** Unmeasured load per form (and on the floor) before an engine's first round. */
+/** Unmeasured load per form (and on the floor) before an engine's opening round. */
 const JIT_WARMUP_SECONDS = Number(process.env.BENCH_JIT_WARMUP_SECONDS ?? 10);
 if (!Number.isInteger(DEPOSIT_ROUNDS) || DEPOSIT_ROUNDS < 1 || DEPOSIT_ROUNDS > 9)
   throw new RangeError('BENCH_ROUNDS must be an integer 1..9');
@@ -198,9 +198,8 @@ const DEPOSIT_SCENARIOS = ['h2hDeposit', 'merchantDeposit', 'infrastructureDepos
 
 /**
  * Round r's order of the forms: DEPOSIT_SCENARIOS turned by r. The host's speed drifts within a
- * round's minute (docs/performance.md, issue 15's fortieth round); in a fixed order the last form
- * always met the most drift, in either direction. Round 1 keeps H2H first: it collects the status
- * phase's ids.
+ * round's minute; in a fixed order the last form always meets the most drift, in either direction.
+ * The opening round keeps H2H first: it collects the status phase's ids.
  */
 function depositOrder(r) {
   return DEPOSIT_SCENARIOS.map((_, i) => DEPOSIT_SCENARIOS[(i + r) % DEPOSIT_SCENARIOS.length]);
@@ -274,9 +273,9 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
         async () => {
           const idsFile = join(tmpRoot, `status-ids-${engineLabel}.txt`);
           if (JIT_WARMUP_SECONDS > 0) {
-            // V8 keeps compiling the app for 10-15 s of load (docs/performance.md, issue 15's eighth round); the
-            // floor's small path is compiled within its own 2 s warm-up. Unmeasured, so that the
-            // first round compares a warm app with a warm floor, as every later round does.
+            // V8 keeps compiling the app for 10-15 s of load; the floor's small path is compiled within
+            // its own 2 s warm-up. Unmeasured, so that every round, the opening one too, compares a warm
+            // app with a warm floor.
             log(
               `  ${engineLabel}: ${JIT_WARMUP_SECONDS} s of unmeasured load on the floor and each form (JIT warm-up) ...`,
             );
@@ -284,7 +283,7 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
             for (const name of DEPOSIT_SCENARIOS)
               await runLoad(url, SCENARIOS[name], JIT_WARMUP_SECONDS, `ours ${engineLabel} ${name} JIT warm-up`, {});
           }
-          const rounds = [];
+          const measured = [];
           for (let r = 0; r < DEPOSIT_ROUNDS; r++) {
             const tag = `round ${r + 1}/${DEPOSIT_ROUNDS}`;
             log(`  floor ${engineLabel} ${tag}: ${SCENARIOS.floorInsert.label} ...`);
@@ -301,7 +300,7 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
               log(`  ours ${engineLabel} ${tag}: ${scenario.label} (${scenario.method} ${scenario.path}) ...`);
               one[name] = await measure(url, scenario, `ours ${engineLabel} ${name} ${tag}`, env);
             }
-            rounds.push(one);
+            measured.push(one);
           }
 
           const ids = readIds(idsFile, STATUS_IDS);
@@ -337,11 +336,11 @@ async function httpPhase(engineLabel, postgresSchema, floorEngine) {
             stored[name] = byForm[form] ?? 0;
             // A 2xx the client saw must be a stored deposit (more may be stored: requests still in
             // flight when a run stops, and the status top-up).
-            const answered = rounds.reduce((n, one) => n + one[name].ok2xx + one[name].warmup.ok2xx, 0);
+            const answered = measured.reduce((n, one) => n + one[name].ok2xx + one[name].warmup.ok2xx, 0);
             if (stored[name] < answered)
               problems.push(`${engineLabel} ${name}: ${answered} 2xx answers but ${stored[name]} stored`);
           }
-          return { rounds, status, floorSelect, stored };
+          return { rounds: measured, status, floorSelect, stored };
         },
       );
     },
@@ -602,7 +601,7 @@ async function main() {
         check(`${SCENARIOS[figure.scenario].label} app ${label}`, o);
         chosen = { ours: o, floor: f, oursOverFloor: ratios(o, f) };
       } else {
-        const rounds = http.rounds.map((one, r) => {
+        const perRound = http.rounds.map((one, r) => {
           const o = one[figure.scenario];
           check(`${SCENARIOS[figure.scenario].label} app ${label} round ${r + 1}`, o);
           const x = { round: r + 1, ours: o, floor: one.floorInsert, oursOverFloor: ratios(o, one.floorInsert) };
@@ -610,26 +609,26 @@ async function main() {
           return x;
         });
         // The round with the median req/s ratio gives req/s and latencies; each ratio is its own median.
-        const mid = median(rounds.map((x) => x.oursOverFloor.throughput));
-        const middle = rounds.find((x) => x.oursOverFloor.throughput === mid);
+        const mid = median(perRound.map((x) => x.oursOverFloor.throughput));
+        const middle = perRound.find((x) => x.oursOverFloor.throughput === mid);
         medianInsert.push(middle.floor);
         chosen = {
           ours: middle.ours,
           floor: middle.floor,
           oursOverFloor: {
             throughput: mid,
-            p50: median(rounds.map((x) => x.oursOverFloor.p50)),
-            p99: median(rounds.map((x) => x.oursOverFloor.p99)),
+            p50: median(perRound.map((x) => x.oursOverFloor.p50)),
+            p99: median(perRound.map((x) => x.oursOverFloor.p99)),
             throughputRange: [
-              Math.min(...rounds.map((x) => x.oursOverFloor.throughput)),
-              Math.max(...rounds.map((x) => x.oursOverFloor.throughput)),
+              Math.min(...perRound.map((x) => x.oursOverFloor.throughput)),
+              Math.max(...perRound.map((x) => x.oursOverFloor.throughput)),
             ],
             p99Range: [
-              Math.min(...rounds.map((x) => x.oursOverFloor.p99)),
-              Math.max(...rounds.map((x) => x.oursOverFloor.p99)),
+              Math.min(...perRound.map((x) => x.oursOverFloor.p99)),
+              Math.max(...perRound.map((x) => x.oursOverFloor.p99)),
             ],
           },
-          rounds,
+          rounds: perRound,
           depositsStored: http.stored[figure.scenario],
         };
       }

@@ -3,10 +3,9 @@
 // imports. Run by @transfergate/all-in-one's build, after swc has compiled src to dist.
 //
 // Why: Node 20 resolves, reads and compiles each of the ~1,650 module files the gateway loads one by
-// one (it has no compile cache before Node 22), and that was 1.4-2.0 s of a cold start of 3.9-5 s on
-// the 2-core machine. The bundle loads in about a third of that (docs/performance.md, issue 15's thirteenth
-// round). Every other entry (the five services' main.js, provision-main.js, the library modules the
-// tests import) stays as swc compiled it.
+// one (it has no compile cache before Node 22), and that is 1.4-2.0 s of a cold start of 3.9-5 s on
+// the 2-core machine. The bundle loads in about a third of that. Every other entry (the five services'
+// main.js, provision-main.js, the library modules the tests import) stays as swc compiled it.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -16,10 +16,10 @@ import { panelClient } from '../panel/panel-client.js';
 import { CB_KEYS, CallbackReceiver, callbackBootstrapFile, h2hRequest } from './callback-fixture.js';
 
 /**
- * The callback verification examples of the README and /docs, run as written: the Node and the Python
+ * The callback verification examples of docs/integrators.md and /docs, run as written: the Node and the Python
  * receiver get real callbacks from a real dispatcher (the MD5 format and the H2H format), verify them
  * and answer 2xx, and refuse a forged one; a Standard Webhooks library verifies a real callback with
- * the secret given as the README says (`whsec_` + base64 of the API secret).
+ * the secret given as docs/integrators.md says (`whsec_` + base64 of the API secret).
  */
 interface Example {
   child: ChildProcess;
@@ -70,7 +70,7 @@ async function waitForOutput(example: Example, pattern: RegExp, what: string): P
   }
 }
 
-describe('callback verification examples (README, /docs)', () => {
+describe('callback verification examples (docs/integrators.md, /docs)', () => {
   let app: TestApp;
   let dir: string;
   let node: Example;
@@ -209,8 +209,8 @@ describe('callback verification examples (README, /docs)', () => {
     expect(() => new Webhook(`whsec_${apiSecret}`).verify(record.raw, headers)).toThrow();
   });
 
-  it('the README and /docs show the same examples', async () => {
-    const readme = readFileSync(resolve('README.md'), 'utf8');
+  it('docs/integrators.md and /docs show the same examples', async () => {
+    const integrators = readFileSync(resolve('docs/integrators.md'), 'utf8');
     const docs = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as { info: { description: string } };
     for (const snippet of [
       CALLBACK_VERIFICATION_NODE,
@@ -218,7 +218,7 @@ describe('callback verification examples (README, /docs)', () => {
       CALLBACK_VERIFICATION_PHP,
       CALLBACK_VERIFICATION_LIBRARIES,
     ]) {
-      expect(readme).toContain(snippet);
+      expect(integrators).toContain(snippet);
       expect(docs.info.description).toContain(snippet);
     }
     expect(docs.info.description).toContain("whsec_' + Buffer.from(apiSecret, 'utf8').toString('base64')");

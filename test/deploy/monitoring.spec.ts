@@ -85,7 +85,7 @@ describe('deploy/monitoring', () => {
       expect(rule.annotations?.summary?.length).toBeGreaterThan(10);
       expect(rule.annotations?.description?.length).toBeGreaterThan(10);
     }
-    // The two things issue 17 asked to be paged on.
+    // The two things operators are paged on.
     const exprs = all.map((rule) => String(rule.expr)).join('\n');
     expect(exprs).toContain('transfergate_callbacks_failing');
     expect(exprs).toContain('transfergate_oldest_open_deposit_age_seconds');

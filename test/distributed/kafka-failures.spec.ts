@@ -18,8 +18,8 @@ import { Kafka, logLevel } from 'kafkajs';
 import { kafkaBrokersFor } from '../support/kafka.js';
 
 /**
- * The failure modes the Kafka transport promises to survive (README, Decisions), on a real Apache
- * Kafka broker: callers joining and leaving, a handler instance dropping out of its group in the
+ * The failure modes the Kafka transport promises to survive
+ * (docs/decisions/0013-commands-between-processes.md), on a real Apache Kafka broker: callers joining and leaving, a handler instance dropping out of its group in the
  * middle of a command, a poison message, the broker restarted under load. The handler here is
  * idempotent by command id, as the ledger is by event id, so a redelivered command is answered but
  * applied once. Runs with KAFKA_BROKERS (`npm run kafka:local`); the restart test starts a broker of

@@ -21,11 +21,11 @@ const GATEWAY_TABLE: [path: string, method: string, status: string][] = [
   ),
   ['/', 'get', '200'],
   ['/eqopay/health', 'get', '200'],
-  // The incoming upstream webhooks (webhook-ingest), documented since issue 17.
+  // The incoming upstream webhooks (webhook-ingest).
   ['/deposit/callback/{slug}', 'post', '201'],
   ['/withdraw/callback/{slug}', 'post', '201'],
   ['/withdrawal/callback/{slug}', 'post', '201'],
-  // The sandbox (issue 17).
+  // The sandbox.
   ['/sandbox/transactions/{identifier}/approve', 'post', '201'],
   ['/sandbox/transactions/{identifier}/reject', 'post', '201'],
 ];
@@ -130,8 +130,8 @@ describe('OpenAPI document and API reference over HTTP', () => {
     expect(body.required).toBe(true);
     const schema = resolve(body.content['application/json'].schema);
     expect(Object.keys(schema.properties).sort()).toEqual(
-      // The contract's fields, plus our optional extensions (README "Decisions"): the customer's bank and
-      // the customer fields the callback's metadata carries.
+      // The contract's fields, plus our optional extensions (docs/integrators.md, "Optional fields
+      // beyond the contract"): the customer's bank and the customer fields the callback's metadata carries.
       [
         'amount',
         'apikey',

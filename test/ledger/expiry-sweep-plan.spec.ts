@@ -10,8 +10,8 @@ const PENDING_DEPOSITS = 20_000;
  * The expiry sweep runs every 15 s on the same connection as the deposits (PGlite has only one). It
  * must read the due deposits from the partial index `rm_transactions_due` in expiry order, not every
  * pending deposit: without it, at 200,000 pending deposits, each sweep took 24 ms on the server and
- * 35-48 ms on PGlite (docs/performance.md, issue 15's eleventh round). Checked as the engines run it: a generic plan
- * (PGlite forces them; the server uses one from the sixth run of a prepared statement on).
+ * 35-48 ms on PGlite. Checked as the engines run it: a generic plan (PGlite forces them; the server
+ * uses one from the sixth run of a prepared statement on).
  */
 describe.each(ENGINES)('the expiry sweep on %s', (engine) => {
   let db: SqlDatabase;

@@ -12,7 +12,7 @@ import { freePort } from '../support/free-port.js';
 
 /**
  * Tracing for real: the built app (`node --import @transfergate/observability/tracing-preload
- * apps/all-in-one/dist/main.js`, as the README tells ops to run it) on PostgreSQL, exporting
+ * apps/all-in-one/dist/main.js`, as docs/operations.md tells ops to run it) on PostgreSQL, exporting
  * OTLP/HTTP JSON to a receiver this test runs. Needs `npm run build` first (npm test builds).
  */
 const MAIN = resolve('apps/all-in-one/dist/main.js');

@@ -38,7 +38,7 @@ type Dom = {
 const grouped = (iban: string) => iban.replace(/(.{4})/g, '$1 ').trim();
 
 /**
- * Issue 17, "Operators (the panel, all day)", in headless Chromium with the Turkish UI against a
+ * The operator's working day in the panel, in headless Chromium with the Turkish UI against a
  * real app on PostgreSQL: search as operators copy from the bank, nothing urgent buried, what the
  * approve dialog makes them check, Turkish everywhere (errors, races, detail page), the attention
  * signal, bulk work (CSV, bulk decisions with per-item results, preset reasons, the operator

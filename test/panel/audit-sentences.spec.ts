@@ -3,7 +3,7 @@ import { KEYS, conformanceBootstrap, h2hBody } from '../gateway/conformance-fixt
 import { panelClient } from './panel-client.js';
 
 /**
- * Issue 17, operators 5: the audit log can read as sentences. Sign-ins and failed sign-ins are
+ * The audit log reads as sentences. Sign-ins and failed sign-ins are
  * events (who, from where; a failed one keeps the name as typed and never the password), and a
  * transaction's entries carry its number.
  */

@@ -4,7 +4,7 @@ import { ENGINES, issueBootstrap, postJson, startTestApp, type Engine, type Test
 import { panelClient } from './panel-client.js';
 
 /**
- * Issue 17, operators 1 and 2: the list's search finds what operators copy from the bank (an amount
+ * The list's search finds what operators copy from the bank (an amount
  * in any Turkish spelling, an IBAN with or without spaces, the TG reference, names without Turkish
  * letters), the amount-range and receiving-account filters, the urgency and amount orders with
  * cursor pages, and (item 8) a deposit's fee is the commission really withheld. Matching is SQL,

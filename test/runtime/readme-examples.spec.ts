@@ -5,21 +5,41 @@ import { join, resolve } from 'node:path';
 import { freePort } from '../support/free-port.js';
 
 /**
- * The README's "One example per form" blocks, run as written (only the port changed) against a real
- * `npm start -- --demo` process: the documentation cannot drift from the behaviour.
+ * The API examples of docs/integrators.md ("Examples"), run as written (only the port changed) against a
+ * real `npm start -- --demo` process, so the documentation cannot drift from the behaviour. README.md
+ * shows one of them per API form; each of those must be one of the examples run here.
  */
 const MAIN = resolve('apps/all-in-one/dist/main.js');
 
-function readmeExamples(): string[] {
-  const readme = readFileSync(resolve('README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### One example per form'), readme.indexOf('## What works today'));
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+/** The shell blocks of a markdown file between two headings. */
+function shellBlocks(file: string, from: string, to: string): string[] {
+  const text = readFileSync(resolve(file), 'utf8');
+  const start = text.indexOf(from);
+  const end = text.indexOf(to, start + from.length);
+  if (start < 0 || end < 0) throw new Error(`${file}: no section between "${from}" and "${to}"`);
+  return [...text.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
-describe('README examples', () => {
+function integratorExamples(): string[] {
+  return shellBlocks('docs/integrators.md', '\n## Examples\n', '\n## ');
+}
+
+function readmeExamples(): string[] {
+  return shellBlocks('README.md', '\n## One example per API form\n', '\n## ');
+}
+
+describe('documented API examples', () => {
+  it('each README example is one of the examples docs/integrators.md runs', () => {
+    const runs = integratorExamples();
+    const shown = readmeExamples();
+    expect(shown.length).toBeGreaterThanOrEqual(3);
+    for (const example of shown)
+      expect({ example, run: runs.some((block) => block.startsWith(example)) }).toEqual({ example, run: true });
+  });
+
   it('every curl example of every form works as written against npm start -- --demo', async () => {
     expect(existsSync(MAIN)).toBe(true);
-    const blocks = readmeExamples();
+    const blocks = integratorExamples();
     expect(blocks.length).toBeGreaterThanOrEqual(4);
     const port = String(await freePort());
     const child = spawn(process.execPath, [MAIN, '--demo'], {

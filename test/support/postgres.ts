@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgres, type SqlDatabase } from '@transfergate/event-store';
 
-/** The PostgreSQL server every machine and CI run has (README: "Tests"). */
+/** The PostgreSQL server every machine and CI run has (docs/development.md, "Tests"). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**

@@ -2,8 +2,8 @@ import { newEventId } from '../src/index.js';
 
 /**
  * Fresh event ids are UUID v7: es_events.event_id is a unique btree, and ids in time order are
- * inserted at its right edge instead of on a random leaf (docs/performance.md, issue 15's ninth round). A uuid
- * column orders by its bytes, which is the order of the lowercase hex text.
+ * inserted at its right edge instead of on a random leaf. A uuid column
+ * orders by its bytes, which is the order of the lowercase hex text.
  */
 describe('newEventId', () => {
   it('hands out RFC 9562 version 7 ids, each new one after the one before', () => {

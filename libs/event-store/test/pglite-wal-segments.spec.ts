@@ -10,8 +10,8 @@ const SEGMENT_BYTES = 16 * 1024 * 1024;
 /**
  * The embedded store creates a new WAL segment without writing 16 MB of zeros into it (PGlite's
  * `wal_init_zero=off`): through the WASM file system the zeros held every request for about 47 ms
- * once per segment, every 1.3-1.6 s under load (docs/performance.md, issue 15's eleventh round). A segment created
- * so is sparse: its size is 16 MB and almost none of it is allocated.
+ * once per segment, every 1.3-1.6 s under load. A segment created so is
+ * sparse: its size is 16 MB and almost none of it is allocated.
  */
 describe('PGlite WAL segments', () => {
   let root: string;

@@ -103,3 +103,6 @@ export function createTransportClient(
   }
   return new ClientNats({ servers: [config.natsUrl], name: `${service}-client` });
 }
+
+/** Every environment variable transportConfigFrom reads itself (the Kafka options read theirs in ./kafka). */
+export const TRANSPORT_ENV_VARIABLES: readonly string[] = Object.keys(TransportEnvSchema.shape);

@@ -99,7 +99,7 @@ const EnvSchema = z.object({
   TEST_AUTH_ENABLED: z.enum(['true', 'false', '1', '0', '']).optional(),
   NODE_ENV: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: integer('RATE_LIMIT_PER_MINUTE', 0, 1_000_000, 6_000),
-  // Callback dispatcher (tests and ops; not in the README table). CALLBACK_RETRY_SCHEDULE_MS: comma list of
+  // Callback dispatcher (tests and ops). CALLBACK_RETRY_SCHEDULE_MS: comma list of
   // delays in ms, entry i before attempt i+1 (e.g. 0,200,200,200), used until an operator saves
   // callbackRetryScheduleSeconds in /panel/settings/api. CALLBACK_REQUEST_TIMEOUT_MS: 2xx must come within it
   // (default 15000). CALLBACK_LEASE_MS: a claimed delivery's lease (default 30000, > timeout + 1000).
@@ -203,3 +203,6 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrap
     },
   };
 }
+
+/** Every environment variable loadRuntimeConfig reads (docs/operations.md's configuration table lists them). */
+export const RUNTIME_ENV_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);

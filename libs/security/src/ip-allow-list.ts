@@ -8,8 +8,7 @@ export const MAX_PARSED_ALLOW_LISTS = 1_000;
 /**
  * Parsed allow-lists by their content (not by the array's identity, so a list changed in place is
  * never answered from its old ranges). ipaddr.js's parsing is regular-expression work: a list of
- * five entries cost 60 µs per request when parsed on every check (docs/performance.md, issue 15,
- * thirty-first round), more than a deposit's own validation.
+ * five entries costs 60 µs per request when parsed on every check, more than a deposit's own validation.
  */
 const parsedLists = new Map<string, readonly AllowedRange[]>();
 

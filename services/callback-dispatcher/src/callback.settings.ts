@@ -7,10 +7,11 @@ export interface CallbackSettings {
   secretKey: Buffer;
   /**
    * Retry schedule in ms (entry i = delay before attempt i+1) used while nobody saved API settings;
-   * saved settings (`callbackRetryScheduleSeconds`) always win. Undefined: the DESIGN.md default.
+   * saved settings (`callbackRetryScheduleSeconds`) always win. Undefined: the default of
+   * docs/architecture.md.
    */
   retryScheduleMs?: number[];
-  /** A delivery attempt not answered within this long is a timeout (DESIGN.md: 15 s). */
+  /** A delivery attempt not answered within this long is a timeout (docs/architecture.md: 15 s). */
   requestTimeoutMs: number;
   /**
    * How long a claimed delivery stays claimed. Must exceed the request timeout, so a live worker

@@ -1,6 +1,6 @@
 /** Settings the ledger decides with; the runtime validates and provides them. */
 export interface LedgerSettings {
-  /** A deposit not approved within this time expires (DESIGN.md: default 30 min). */
+  /** A deposit not approved within this time expires (docs/architecture.md: default 30 min). */
   depositTtlMs: number;
   /** AES-256 key sealing provider secrets at rest. */
   secretKey: Buffer;
@@ -30,6 +30,6 @@ export const READ_YOUR_WRITES_TIMEOUT_MS = 5_000;
  * that waits ends the pause at once. What nobody waits for lags up to this much more: the tables'
  * daily volume of an account after a new deposit (its row is written with its event, and this
  * process's deposit-context cache counts the volume at once), and a command of a second ledger
- * replica, which polls the stored checkpoint. docs/performance.md, issue 15's eighteenth round.
+ * replica, which polls the stored checkpoint.
  */
 export const PROJECTION_UNWAITED_READ_INTERVAL_MS = 50;

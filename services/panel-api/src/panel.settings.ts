@@ -19,7 +19,7 @@ export interface RuntimeApiSettings {
   testAuthEnabled: boolean;
   paymentPageUrl: string;
   rateLimitPerMinute: number;
-  /** CALLBACK_RETRY_SCHEDULE_MS; undefined: the DESIGN.md default. */
+  /** CALLBACK_RETRY_SCHEDULE_MS; undefined: the default of docs/architecture.md. */
   callbackRetryScheduleMs?: number[];
 }
 

@@ -3,7 +3,7 @@ import { AmountSchema, DomainError } from '@transfergate/contracts';
 /**
  * Reading a free-form webhook body: the status it asks for, the ids that name the transaction, the
  * rejection reason. Pure functions; the contract shows no payload, so every spelling the forms use
- * is accepted (DESIGN.md: "found by any of the id fields the forms use; statuses mapped tolerantly").
+ * is accepted (docs/architecture.md: found by any id field the forms use, statuses mapped tolerantly).
  */
 
 export type WebhookDecision = 'approved' | 'rejected';

@@ -14,8 +14,8 @@ Commands:
   statement   print a merchant's account statement from the event store
   replay      rebuild the read models from the event store, verify hash chains and ledger invariants
 
-Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, …): see the README's
-Configuration section.`;
+Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, …): see
+docs/operations.md, "Configuration".`;
 
-/** The address `--demo` listens on when HOST is not set: its API keys are in the README. */
+/** The address `--demo` listens on when HOST is not set: its API keys are published in the README. */
 export const DEMO_DEFAULT_HOST = '127.0.0.1';

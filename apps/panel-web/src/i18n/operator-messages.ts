@@ -1,5 +1,5 @@
 /**
- * Texts of the operator's working day (issue 17): error codes, event names, the queue's extra
+ * Texts of the operator's working day: error codes, event names, the queue's extra
  * columns and filters, the approve dialog's checks, bulk actions, attention and statements.
  * Every API `errorCode` has a sentence here, so the UI never shows the API's English message.
  */

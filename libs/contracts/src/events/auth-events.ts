@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Sign-ins, for the audit log (issue 17): who signed in or failed to, from where (the event's
+ * Sign-ins, for the audit log: who signed in or failed to, from where (the event's
  * metadata carries the client IP). Never a password, never a token.
  */
 export const OperatorSignedInV1 = z.object({

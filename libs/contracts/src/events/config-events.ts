@@ -130,9 +130,9 @@ export function explicitApiSettings(
 /**
  * Claimed an Infrastructure API OperationGuid for one request of a provider, in a stream of its own
  * (`operation-guid-<provider>-<sha256 of the GUID>`) appended with no_stream beside the transaction.
- * Written by builds before issue 15's nineteenth round; now the request's own append writes a key
- * row (services/ledger persistence/operation-guid-guard.ts), which is filled from these events
- * once when a store written earlier is upgraded. Kept so that such stores still read.
+ * Written by older builds; the request's own append writes a key row instead (services/ledger
+ * persistence/operation-guid-guard.ts), which is filled from these events once when such a store is
+ * upgraded. Kept so that such stores still read.
  */
 export const OperationGuidClaimedV1 = z.object({
   providerId: z.string(),

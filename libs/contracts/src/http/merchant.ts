@@ -7,7 +7,7 @@ import { StatusLookupSchema } from './status.js';
  * Merchant API: POST /deposit, POST /withdrawal and the single endpoint POST / (method = deposit,
  * withdraw or checkStatus). Identity: ApiKey + ApiSecret (body, query or headers), optional hash.
  *
- * Decisions on what the contract leaves open (DESIGN.md "Decisions"):
+ * Decisions on what the contract leaves open (docs/architecture.md):
  * - Credentials (`ApiKey`/`apiKey`, `ApiSecret`/`apiSecret`) are optional in the body because they may
  *   come from the query string, the `x-api-key`/`x-api-secret` headers or HTTP Basic instead; the
  *   gateway resolves them and answers 401 `invalid_credentials` when none is found.

@@ -21,7 +21,8 @@ export function parseAmount(input: unknown): ParsedAmount {
   let text: string;
   if (typeof input === 'number') {
     if (!Number.isFinite(input)) return { ok: false, reason: 'not_a_number' };
-    // String(n) gives the shortest round-trip decimal, so 250.1 stays "250.1" and 1e21 is refused below.
+    // String(n) gives the shortest decimal that reads back as n, so 250.1 stays "250.1" and 1e21 is
+    // refused below.
     text = String(input);
   } else if (typeof input === 'string') {
     text = input.trim();
@@ -64,7 +65,7 @@ export function kurusToDecimalString(kurus: Kurus): string {
 
 /**
  * round(amount) of the signature rules: round-half-up to an integer of the amount as sent
- * (DESIGN.md). Works on kuruş so 10.5 → 11 and 10.49 → 10 exactly.
+ * (docs/architecture.md). Works on kuruş so 10.5 → 11 and 10.49 → 10 exactly.
  */
 export function roundForHash(kurus: Kurus): bigint {
   return (kurus + 50n) / 100n;

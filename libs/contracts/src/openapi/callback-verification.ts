@@ -1,6 +1,6 @@
 /**
  * How an integrator verifies a callback, with examples to copy: shown in /docs (the OpenAPI document's
- * description) and, the same text, in the README (Callbacks). The Node example is run by
+ * description) and, the same text, in docs/integrators.md ("Verifying callbacks"). The Node example is run by
  * test/callbacks/verification-examples.spec.ts as the receiver of real callbacks, and so is the Python one.
  */
 
@@ -148,7 +148,7 @@ $webhook = new \\StandardWebhooks\\Webhook('whsec_' . base64_encode($apiSecret))
 $payload = $webhook->verify($rawBody, $headers);
 `;
 
-/** The section as Markdown (the /docs description and the README use the same words and code). */
+/** The section as Markdown (the /docs description and docs/integrators.md use the same words and code). */
 export function callbackVerificationMarkdown(): string {
   return [
     '**Verifying callbacks.** Every callback, in every format, carries Standard Webhooks headers: `webhook-id` ' +

@@ -60,7 +60,7 @@ describe('OpenAPI document', () => {
   it('takes body schemas from the zod contracts (input side: amount is number or string)', () => {
     const h2h = document.components.schemas.H2hDepositRequest!;
     expect(Object.keys(h2h.properties as object).sort()).toEqual(
-      // The contract's fields, plus our one optional extension (the customer's bank, README "Decisions").
+      // The contract's fields, plus our one optional extension (the customer's bank, docs/integrators.md).
       [
         'amount',
         'apikey',

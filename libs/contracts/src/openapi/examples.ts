@@ -6,7 +6,7 @@ import type { ErrorForm } from './components.js';
 /**
  * Realistic examples of every body, for the documentation. Each signature is computed with the
  * contract's own signature functions from the example values and these example credentials
- * (the ones of the README's provisioning file), so an example can be sent as it is.
+ * (the ones of the provisioning file in docs/operations.md), so an example can be sent as it is.
  */
 export const OPENAPI_EXAMPLE_CREDENTIALS = { apiKey: 'ak_test_1', apiSecret: 'sk_test_1' } as const;
 

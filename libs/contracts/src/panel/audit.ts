@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { rawText } from '../http/text.js';
 
 /**
- * GET /panel/audit: operator actions from the event stream (DESIGN.md: the event stream is the
+ * GET /panel/audit: operator actions from the event stream (docs/architecture.md: the event stream is the
  * audit trail). An entry is an event written from the panel or the provisioning file, or any
  * configuration event; configuration entries carry the record before (the stream's previous event)
  * and after. Secrets are redacted by the ledger before an entry leaves it.

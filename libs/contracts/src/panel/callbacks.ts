@@ -8,7 +8,7 @@ import { requestText } from '../http/text.js';
  * dispatcher, with every attempt. The panel reads it through these queries and resends through
  * ResendCallbackCommand; the SQL lives with the dispatcher.
  *
- * Delivery rules (DESIGN.md "Callbacks"; the contract names the bodies only):
+ * Delivery rules (docs/architecture.md, "The callback's path"; the contract names the bodies only):
  * - POST JSON to the infrastructure's registered `callback_deposit` / `callback_withdrawal`, as it
  *   was when the transaction became final (frozen with the body). Redirects are never followed.
  * - Success is a 2xx answered within 15 s. Anything else (timeout, 3xx, 4xx, 5xx, refused

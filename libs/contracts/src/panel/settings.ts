@@ -7,7 +7,7 @@ import type { ApiSettingsInput } from '../commands/config-commands.js';
  * on stream `settings-api`); before the first save the runtime configuration (environment) holds.
  */
 
-/** DESIGN.md: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/** docs/architecture.md: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_CALLBACK_RETRY_SCHEDULE_SECONDS: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
 const httpUrl = z

@@ -81,8 +81,8 @@ export async function settleHeadCheck(db: SqlExecutor, check: HeadCheck, maxChec
 /**
  * The events up to `until` (the replay's progress total). A replay counts while its reader already
  * reads: PostgreSQL's parallel workers and JIT compilation would buy the count wall time with the
- * CPU those reads need (at 1M events 0.81-0.95 s of the server's CPU with them, 0.27-0.57 s without,
- * docs/performance.md, issue 15's forty-first round), so the count runs serially and interpreted.
+ * CPU those reads need (at 1M events 0.81-0.95 s of the server's CPU with them, 0.27-0.57 s without), so the
+ * count runs serially and interpreted.
  */
 export async function countEvents(db: SqlDatabase, until: GlobalPosition): Promise<number> {
   return db.transaction(async (tx) => {
@@ -137,7 +137,7 @@ export function createdAtOf(recordedAtUs: string): string {
 /**
  * Recorded stream heads per page of `streamHeadPages`: one row per stream, so a page is about
  * 2.5 MB of objects where the whole table at once was about 250 bytes per stream ever made
- * (75 MB at 307,742 streams, measured; README, Replay, "Memory").
+ * (75 MB at 307,742 streams, measured; docs/auditing.md, "Replay").
  */
 export const HEAD_PAGE_ROWS = 10_000;
 

@@ -17,7 +17,7 @@ export type ReadHeadPages = () => AsyncIterable<readonly RecordedHead[]>;
 
 /**
  * Streams a chain check holds by default: about 225 MB of heap (one StreamSeen and its key each,
- * README, Replay). Every transaction is a stream, so without a bound the check's memory grew with
+ * docs/auditing.md, "Replay"). Every transaction is a stream, so without a bound the check's memory grew with
  * the store.
  */
 export const DEFAULT_MAX_STREAM_HEADS = 1_000_000;

@@ -23,7 +23,7 @@ import { RECORDED_TIME_BYTES, writeRecordedTime, writtenMicros } from './recorde
  * reader hashes and hands on (chain-encoding.ts, EncodedEvents) straight from the bytes the server
  * sent: the data and metadata are copied, never decoded into strings and encoded again. The bytes
  * and offsets are exactly what encodeEvents(events, events.map(trailerOf)) writes for the same
- * rows (test/copied-page.spec.ts holds them side by side).
+ * rows (libs/event-store/test/copied-page.postgres.spec.ts holds them side by side).
  *
  * The page query's columns, in this order (copied-page-read.ts selects them so):
  */

@@ -19,8 +19,7 @@ function copyLine(row: object, columns: readonly string[]): string {
 /**
  * The rows' lines as UTF-8, in one buffer. Each line is encoded as soon as it is made: a chunk's
  * text built whole and encoded once held hundreds of thousands of string pieces alive until the
- * end (in chunks of 5,000 rows, as the replay flushes them, 2.5-2.9 times the CPU; issue 15's
- * forty-fourth round).
+ * end (in chunks of 5,000 rows, as the replay flushes them, 2.5-2.9 times the CPU).
  */
 export function copyBytes(rows: readonly object[], columns: readonly string[]): Buffer {
   let buffer = Buffer.allocUnsafe(COPY_BUFFER_START_BYTES);

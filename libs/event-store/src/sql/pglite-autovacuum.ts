@@ -9,7 +9,7 @@ import type { SqlDatabase } from './sql-database.js';
  * analysed) once its dead rows exceed 50 + 20 % of its rows, analysed once its changes since the last
  * analyse exceed 50 + 10 %, and vacuumed with freezing when its oldest unfrozen xid is older than
  * autovacuum_freeze_max_age. Each statement holds PGlite's one connection while it runs, so a round
- * takes at most MAX_TABLES_PER_ROUND tables, one statement at a time, and rounds never overlap.
+ * takes at most MAX_TABLES_PER_ROUND tables, one statement at a time, and no two rounds overlap.
  */
 export const AUTOVACUUM_INTERVAL_MS = 60_000;
 export const MAX_TABLES_PER_ROUND = 4;

@@ -17,9 +17,8 @@ export const EMBEDDED_STATISTICS_TARGET = 10;
  * the process touches at start and holds for good (idle RSS grows with it one for one: 306 MB at
  * 32 MB, 410 at 128). A page missing from the pool is a file read through the WASM file system and
  * an evicted dirty one a write, on the main thread: at 32 MB the bench's deposit rates fell by 26-40%
- * from its first round to its third, as the store's unique indexes outgrew the pool. 64 MB keeps idle
- * RSS under 370 MB (the goal is under 400) and the indexes in the pool about twice as long
- * (docs/performance.md, issue 15's ninth round).
+ * between the bench's early and late phases, as the store's unique indexes outgrew the pool. 64 MB keeps idle
+ * RSS under 370 MB (the goal is under 400) and the indexes in the pool about twice as long.
  */
 const PGLITE_SETTINGS = [
   'shared_buffers=64MB',
@@ -40,8 +39,7 @@ const PGLITE_SETTINGS = [
   // request for about 47 ms once per segment: every 1.3-1.6 s under the bench's deposits, the p99 of
   // the Infrastructure form. The zeros only reserve disk space ahead of the WAL writes (PostgreSQL
   // offers this for copy-on-write file systems); without them a full disk fails a later WAL write
-  // instead of the segment's creation, and PGlite runs without fsync anyway (docs/performance.md, issue 15's
-  // eleventh round).
+  // instead of the segment's creation, and PGlite runs without fsync anyway.
   'wal_init_zero=off',
 ];
 

@@ -22,7 +22,7 @@ const HEADER_BYTES = 5;
  * Written here because PGlite's parser copies every field into an ArrayBuffer of its own before
  * decoding it, and builds a message object per row: about 0.8 µs per short field against 0.05 for
  * decoding in place, which made its parser about 10% of the main thread's time per Infrastructure
- * deposit (docs/performance.md, issue 15's eleventh round). The text is the same: PostgreSQL sends valid UTF-8, which
+ * deposit. The text is the same: PostgreSQL sends valid UTF-8, which
  * Buffer and PGlite's TextDecoder decode alike.
  */
 export function textRowsOf(reply: Buffer): TextRow[] | undefined {

@@ -53,8 +53,7 @@ export async function pgliteTemplate(): Promise<string | undefined> {
 /**
  * Databases initdb makes that an embedded store never opens: PGlite connects to `postgres`, and
  * nothing here creates a database (the only use of a template). Each is about 300 of the template's
- * 972 files and 7 MB of every store; unpacking the 372 left takes 0.21-0.29 s instead of 0.34-0.40
- * (docs/performance.md, issue 15's thirteenth round).
+ * 972 files and 7 MB of every store; unpacking the 372 left takes 0.21-0.29 s instead of 0.34-0.40.
  */
 const UNUSED_DATABASES = ['template0', 'template1'] as const;
 

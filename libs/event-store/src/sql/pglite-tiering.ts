@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
  * a budget of executed code (V8's default: 1,800,000). PostgreSQL's start-up, catalog and DDL code
  * passes that budget while a store opens and is seldom run again: on the 2-core machine those
  * compiles took a core from the start itself, and the event store's schema statements took 0.5-0.6 s
- * instead of 0.2 (docs/performance.md, issue 15's thirteenth round). Ten times the budget leaves a start to the
+ * instead of 0.2. Ten times the budget leaves a start to the
  * baseline code; the statements a running store repeats pass it within moments of load and are
  * optimised as before.
  */

@@ -118,8 +118,7 @@ export const ENCODED_OFFSETS = 6;
  * Why one buffer: the audit reader hashes each event in place (hashEncodedHex) and hands the page
  * to the projecting thread as one transferred buffer with no value per event to clone; that thread
  * reads the fields back (decodeEncodedHead) and the data text only for the events it parses.
- * Handing the events over as values had cost the reader about a microsecond per event (issue 15's
- * forty-third round).
+ * Handing the events over as values costs the reader about a microsecond per event.
  */
 export interface EncodedEvents {
   buffer: Buffer;

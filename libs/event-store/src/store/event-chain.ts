@@ -218,8 +218,8 @@ export class ChainVerifier {
    * Hands out and forgets the `count` least recently seen streams. What a stream's next event is
    * checked against must be put back first (`restore`).
    * Recency is each stream's `seenAt`, sorted here once per eviction: keeping the Map itself in
-   * recency order (a delete and a set per event) had made every event of a spilling replay cost
-   * about 5 µs more at a bound of 100,000 streams (README, Replay, "Memory").
+   * recency order (a delete and a set per event) would make every event of a spilling replay cost about
+   * 5 µs more at a bound of 100,000 streams.
    */
   evictOldest(count: number): Array<[string, StreamSeen]> {
     if (!Number.isInteger(count) || count < 0) throw new RangeError(`evictOldest: a count, got ${count}`);

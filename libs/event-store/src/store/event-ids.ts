@@ -35,7 +35,7 @@ function freshRandom(): Uint8Array {
  * A fresh event id for callers that have no natural one: a UUID v7 (RFC 9562), a millisecond
  * timestamp, a counter and random bits. `es_events.event_id` is a unique btree, and random (v4) ids
  * put every insert on a random leaf, so once the index outgrows the buffer pool each append reads
- * and dirties a page of its own (PGlite's 64 MB pool first: docs/performance.md, issue 15's ninth round). Ids in
+ * and dirties a page of its own (PGlite's 64 MB pool first). Ids in
  * time order land on the index's right edge, which stays in memory.
  *
  * The time and counter are kept here because uuid keeps its own only when it draws the random bytes

@@ -1,6 +1,6 @@
 /**
- * The event store contract (DESIGN.md). Adapters: PostgreSQL/PGlite here; KurrentDB later, against
- * the same contract-test suite.
+ * The event store contract (docs/architecture.md, "The event store"). Adapters: PostgreSQL/PGlite
+ * here; KurrentDB later, against the same contract-test suite.
  */
 
 /** Version of a stream = number of events in it; the first event has version 1. */

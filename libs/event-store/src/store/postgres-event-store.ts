@@ -165,8 +165,8 @@ function chainedEventsSql(eventCount: number): string {
  * anyway. On a server, two groups at once overlapped their commits, but each group is a
  * statement whose send, wake-up of the server's process and reply cost the app's event loop about
  * as much as several requests, and that loop is what bounds a deposit: one group at a time makes
- * the groups twice as large and was faster in every measured form (issue 15's twentieth round,
- * `bench/ab.mjs` on 2 cores: 1.07-1.10 of the rate, 17 of 18 rounds above 1, p99 lower). Groups
+ * the groups twice as large and was faster in every measured form (`bench/ab.mjs` on 2 cores:
+ * 1.07-1.10 of the rate, above 1 in 17 of 18 alternations, p99 lower). Groups
  * grow with the load (up to maxWritesPerGroup), so one in flight still takes 128 writes per commit.
  * Processes of distributed mode still write groups side by side: the stream locks order them.
  */

@@ -9,8 +9,7 @@ import { isSaneRequestId } from '@transfergate/contracts';
  *
  * Not an AsyncLocalStorage: on Node 20 one `run` turns on a promise hook for every promise of the
  * process (about 0.3 µs each; an H2H deposit makes about 62 on the main thread) and puts `await` on
- * its slow path, in every request, consumer and replay alike (docs/performance.md, issue 15's eighth
- * round).
+ * its slow path, in every request, consumer and replay alike.
  */
 export { MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, isSaneRequestId } from '@transfergate/contracts';
 

@@ -1,9 +1,9 @@
 import type { ErrorCode } from '@transfergate/contracts';
 
 /**
- * Each integration form answers errors in the shape of its own success body (DESIGN.md), plus the
- * stable `errorCode`: H2H {status:false, code, message}; Infrastructure withdrawals PascalCase
- * {Success:false, Message}; Merchant and Infrastructure deposits {success:false, message}.
+ * Each integration form answers errors in the shape of its own success body (docs/architecture.md),
+ * plus the stable `errorCode`: H2H {status:false, code, message}; Infrastructure withdrawals
+ * PascalCase {Success:false, Message}; Merchant and Infrastructure deposits {success:false, message}.
  */
 export type ErrorShape = 'h2h' | 'pascal' | 'camel';
 

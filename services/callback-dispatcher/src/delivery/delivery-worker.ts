@@ -497,7 +497,10 @@ export class DeliveryWorker {
     return new Map(written.map((row) => [row.delivery_id, Number(row.attempt_no)]));
   }
 
-  /** The API settings' schedule once an operator saved one, else the runtime's, else DESIGN.md's default. */
+  /**
+   * The API settings' schedule once an operator saved one, else the runtime's, else the default of
+   * docs/architecture.md.
+   */
   private async retrySchedule(): Promise<readonly number[]> {
     const last = (await this.store.readStream(STREAMS.apiSettings())).at(-1);
     if (last) {

@@ -15,7 +15,7 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
  * Spread of each retry delay: a delay d becomes a uniformly random point in [d, d·(1+ratio)]. After an
  * outage every delivery that failed in it would otherwise come due at the same instants and arrive at
  * the receiver in bursts; up to +20 % spreads them. Only added, never taken off: the schedule stays
- * the shortest wait a receiver sees (the panel and the README promise "at least").
+ * the shortest wait a receiver sees (the panel and docs/integrators.md promise "at least").
  */
 export const DEFAULT_RETRY_JITTER_RATIO = 0.2;
 /** The spread never exceeds this, whatever the delay (a 10 h retry moves by at most 1 h). */

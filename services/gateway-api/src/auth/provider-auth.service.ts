@@ -21,8 +21,8 @@ const UNKNOWN_KEY_SECRET = 'no-such-key';
  * (ProviderDirectoryChanged): where the ledger projection runs in this process (the embedded
  * default) before the change is answered, so a disabled provider or a rotated secret stops working
  * with the answer; in a gateway process of its own (distributed mode) when the broadcast notice
- * arrives, which the ledger sends before it answers but which arrives asynchronously (README,
- * Security). The cache's TTL bounds what a lost notice can cost (ReadThroughCache).
+ * arrives, which the ledger sends before it answers but which arrives asynchronously (docs/security.md). The
+ * cache's TTL bounds what a lost notice can cost (ReadThroughCache).
  */
 @Injectable()
 export class ProviderAuthService {

@@ -27,7 +27,8 @@ export interface DepositContext {
  * account to spread load. Days are Turkish business days (UTC+3, no DST since 2016). Every deposit
  * answered before the decision counts (answered ahead of the projection included: the cache's
  * overlay, or the wait before a decision from SQL); deposits decided at the same moment do not see
- * each other, so a burst can overshoot a daily limit by those; README: "Decisions".
+ * each other, so a burst can overshoot a daily limit by those;
+ * docs/decisions/0007-receiving-account-daily-limit.md.
  */
 @Injectable()
 export class ReceivingAccountSelector {

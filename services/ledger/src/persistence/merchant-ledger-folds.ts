@@ -13,16 +13,16 @@ export const MAX_FOLDED_MERCHANT_LEDGERS = 10_000;
 /**
  * Each merchant's ledger as last folded, at its stream version. A withdrawal's request and every
  * move of its reservation need the merchant's balance, and its ledger stream grows by an event per
- * approved deposit: folding it whole on every load made a withdrawal cost time in proportion to
- * the merchant's history (10 requests/s at 3,000 events, docs/performance.md). A stream's events
+ * approved deposit: folding it whole on every load would make a withdrawal cost time in proportion to
+ * the merchant's history (10 requests/s at 3,000 events, measured). A stream's events
  * never change, so the fold of its first versions stays true: a load reads only the events after
  * the held version, from the store, and is exactly the whole stream's fold. It holds no answer of
  * its own: every load reads the stream's tail, so a write from another process is seen the same.
  *
  * The held fold is moved in place and a load answers a copy of its balance (and of the one
  * reservation asked about), not of the fold: the fold holds every open reservation of the
- * merchant, and copying it on every load made each withdrawal and approval cost time in proportion
- * to the withdrawals still open (docs/performance.md, issue 15, thirty-first round).
+ * merchant, and copying it on every load would make each withdrawal and approval cost time in proportion
+ * to the withdrawals still open.
  */
 export class MerchantLedgerFolds {
   private readonly folds = new Map<string, MerchantLedger>();

@@ -3,21 +3,21 @@ import type { RequestDepositCommand, RequestWithdrawalCommand } from '@transferg
 import { sqlState, sqlTable, UNIQUE_VIOLATION, type RowsAlongside } from '@transfergate/event-store';
 
 /**
- * An Infrastructure OperationGuid is single-use per provider (README, Security): its SecurityKey
+ * An Infrastructure OperationGuid is single-use per provider (docs/security.md): its SecurityKey
  * covers only ApiKey, ApiSecret and the GUID, so a used GUID would replay the credential.
  *
  * The guard is a key row written with the request's own events (rows alongside: one statement, one
  * transaction), whose primary key refuses a second request with the GUID, deposit or withdrawal.
  * The key is one uuid, the first 128 bits of SHA-256 over the provider and the GUID's SHA-256
- * (`operationGuidKeyOf`): two keys of distinct GUIDs meet with a chance of about n^2 / 2^129. Until
- * issue 15's 21st round the row was (provider, GUID's SHA-256 in hex, transaction): a 100-byte
- * index key and a 150-byte row, which took 2.6% of an Infrastructure deposit group's server CPU
- * and 314 bytes of WAL per deposit more than this one (docs/performance.md). Before the nineteenth round each
- * request appended a claim stream and an `OperationGuidClaimed` event instead. The GUID stays in the
+ * (`operationGuidKeyOf`): two keys of distinct GUIDs meet with a chance of about n^2 / 2^129. One uuid
+ * rather than a (provider, GUID's SHA-256 in hex, transaction) row: that row's 100-byte index key and
+ * 150-byte row cost 2.6% more of an Infrastructure deposit group's server CPU and 314 bytes more WAL per
+ * deposit. Older stores kept the GUIDs as such rows or as `OperationGuidClaimed` events in claim
+ * streams; both are converted below. The GUID stays in the
  * request's own event (its `echo`), so the event stream still tells who used which GUID.
  */
 export const OPERATION_GUID_TABLE = 'ledger_operation_guid_keys';
-/** The guard's table of issue 15's nineteenth and twentieth rounds (see OPERATION_GUID_GUARD_SCHEMA). */
+/** The guard's table of the previous build (see OPERATION_GUID_GUARD_SCHEMA). */
 const PREVIOUS_TABLE = 'ledger_operation_guids';
 
 /** operationGuidKeyOf in SQL, from a provider id and the GUID's SHA-256 in hex (text expressions). */

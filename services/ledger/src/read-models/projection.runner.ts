@@ -82,7 +82,7 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
         // this happens before the batch's waiters, the commands that wrote it, are answered.
         this.events.publish(new ProviderDirectoryChanged());
         // Other processes: the waiters are released once the transport has the notice (a bounded
-        // wait); the gateways drop their caches when it arrives, asynchronously (README, Security).
+        // wait); the gateways drop their caches when it arrives, asynchronously (docs/security.md).
         return this.notices?.announce(new ProviderDirectoryChanged());
       },
       onError: (error) => this.logger.error(`projection batch failed, will retry: ${String(error)}`),

@@ -5,7 +5,7 @@ import { RECONCILIATION_SCHEMA } from '../reconciliation/read-model/schema.js';
  * the partial index that serves it, so that the sweep reads the due ones in expiry order instead of
  * every pending deposit: the queue index orders by creation, and at 200,000 pending deposits the
  * sweep took 24 ms on the server (with two parallel workers) and 35-48 ms on PGlite, where it holds
- * the one connection, every 15 s; with the index 0.2-1.4 ms (docs/performance.md, issue 15's eleventh round).
+ * the one connection, every 15 s; with the index 0.2-1.4 ms.
  */
 export const EXPIRING_DEPOSITS_SQL = `type = 'deposit' and state in ('awaiting_payment', 'payment_reported')`;
 
@@ -43,8 +43,8 @@ create table if not exists rm_transactions (
 );
 -- No unique (provider_id, external_id): transaction_id is the name-based UUID of the two
 -- (libs/contracts ids/name-uuid.ts), so the primary key already holds one row per pair, and no query reads
--- by the pair. The constraint cost every new transaction a second unique check and index entry
--- (about 5% of a deposit group's server CPU and 185 bytes of WAL, docs/performance.md, issue 15's 21st round).
+-- by the pair. The constraint would cost every new transaction a second unique check and index entry
+-- (about 5% of a deposit group's server CPU and 185 bytes of WAL, measured).
 -- No semicolon in these comments: the replay's scratch schema splits this script at each one.
 -- A store made by an earlier build loses it here.
 alter table rm_transactions drop constraint if exists rm_transactions_provider_id_external_id_key;

@@ -20,7 +20,7 @@ interface KeyStatements {
  * touched for a while. Loading the bench's
  * 307,692 transactions and as many transfers from a file took the server 3.5 s and 2.2 s with
  * their keys, 1.5 s and 0.7 s without, and building the keys afterwards from the sorted rows
- * 0.4 s and 0.1 s (docs/performance.md, issue 15's twenty-fifth round).
+ * 0.4 s and 0.1 s.
  *
  * What it keeps: a duplicate key still fails the replay, when the key is put back ("could not
  * create unique index") instead of at the row's insert. The definitions are read from the catalog

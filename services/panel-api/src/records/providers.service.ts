@@ -111,7 +111,10 @@ export class ProvidersService {
     };
   }
 
-  /** A new generated secret; every gateway is told to drop the old one before this answers (README, Security). */
+  /**
+   * A new generated secret; every gateway is told to drop the old one before this answers
+   * (docs/security.md).
+   */
   async rotateSecret(id: string, operator: OperatorContext) {
     const current = await this.bus.require('provider', id, 'provider');
     if (current.deleted) throw new DomainError('not_found', `provider ${id} is deleted`);

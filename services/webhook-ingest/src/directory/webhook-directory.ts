@@ -21,7 +21,7 @@ const EVERY_PROVIDER = '';
  * (the allow-list) and the ids of every provider (an external id's transaction ids). Cached like
  * the gateway's provider records and dropped by the same notice (ProviderDirectoryChanged): in the
  * embedded app before a change to a provider or an infrastructure is answered, in a webhook-ingest
- * process of its own when the broadcast arrives (README, Security). The TTL bounds a lost notice.
+ * process of its own when the broadcast arrives (docs/security.md). The TTL bounds a lost notice.
  */
 @Injectable()
 export class WebhookDirectory {

@@ -14,7 +14,7 @@ import {
 } from '@transfergate/ledger';
 import { onStarterGone, signalExitCode } from './replay-process.js';
 
-/** Exit codes of `transfergate replay` (README "Replay and audit"); with several failures the lowest wins. */
+/** Exit codes of `transfergate replay` (docs/auditing.md, "Replay"); with several failures the lowest wins. */
 export const REPLAY_EXIT = {
   ok: 0,
   failed: 1,

@@ -7,10 +7,9 @@ import { constants } from 'node:os';
  * inherits the option) while the projection holds its rows: with the default size the scavenger
  * stopped the two threads about 800 times per million events, copying the pages in flight each time
  * (12.6 s of pauses in the bench's replay phase; 4.6 s with 64 MB), and in ten alternating pairs the
- * replay ran a median 1.14× as fast with 64 MB, three pairs even (docs/performance.md, issue 15, fifteenth
- * round). V8 sizes its heap when the process starts, so the option has to be on the command line:
- * `replay` runs itself again with it (`replayInOwnProcess`). The server keeps V8's default, which
- * its idle memory goal depends on.
+ * replay ran a median 1.14× as fast with 64 MB, three pairs even. V8 sizes its heap when the process starts,
+ * so the option has to be on the command line: `replay` runs itself again with it (`replayInOwnProcess`). The
+ * server keeps V8's default, which its idle memory goal depends on.
  */
 export const REPLAY_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
 
