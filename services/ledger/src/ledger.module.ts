@@ -34,6 +34,9 @@ import { FindTransactionByPaymentTokenHandler, ListBanksHandler } from './querie
 import { PANEL_TRANSACTION_QUERY_HANDLERS } from './queries/panel-transactions.handlers.js';
 import { PanelDashboardHandler } from './queries/panel-dashboard.handler.js';
 import { LedgerProjectionRunner } from './read-models/projection.runner.js';
+import { ANSWERED_DEPOSITS } from './ports/answered-deposits.js';
+import { DEPOSIT_CONTEXTS } from './ports/deposit-contexts.js';
+import { READ_YOUR_WRITES } from './ports/read-your-writes.js';
 import { RECORDS_COMMAND_HANDLERS } from './config/records-config.handlers.js';
 import { SETTINGS_LEDGER_PROVIDERS } from './config/settings-api.handlers.js';
 import { RECORDS_QUERY_HANDLERS } from './queries/records-queries.handlers.js';
@@ -54,6 +57,10 @@ import { RECONCILIATION_LEDGER_PROVIDERS } from './reconciliation/reconciliation
     ReceivingAccountSelector,
     MerchantRules,
     LedgerProjectionRunner,
+    // The read side's ports, which the write side calls (ports/answered-deposits.ts: the deposit's hot path).
+    { provide: ANSWERED_DEPOSITS, useExisting: LedgerProjectionRunner },
+    { provide: DEPOSIT_CONTEXTS, useExisting: LedgerProjectionRunner },
+    { provide: READ_YOUR_WRITES, useExisting: LedgerProjectionRunner },
     DepositExpirySweeper,
     RequestDepositHandler,
     RequestWithdrawalHandler,

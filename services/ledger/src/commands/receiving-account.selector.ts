@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_CATALOG, type EventData } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
-import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
-import { turkishDay } from '../read-models/deposit-context.cache.js';
-import { ParsedRecords } from '../read-models/parsed-records.js';
+import { turkishDay } from '../domain/turkish-day.js';
+import { DEPOSIT_CONTEXTS, type DepositContexts } from '../ports/deposit-contexts.js';
+import { ParsedRecords } from './parsed-records.js';
 import { TransactionNumbers } from './transaction-numbers.js';
 
 export type ReceivingAccount = EventData<'BankAccountConfigured'>;
@@ -37,17 +37,18 @@ export class ReceivingAccountSelector {
 
   constructor(
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
-    private readonly projection: LedgerProjectionRunner,
+    /** The read side's decision context (ports/deposit-contexts.ts): its exact mirror, or SQL once settled. */
+    @Inject(DEPOSIT_CONTEXTS) private readonly contexts: DepositContexts,
   ) {
     this.numbers = new TransactionNumbers(db);
   }
 
   /**
-   * From memory when the deposit-context cache mirrors the read models exactly (this process runs
-   * the projection: see LedgerProjectionRunner.depositContextView), else the read models in SQL.
+   * From memory when the read side's mirror answers exactly what the read models hold
+   * (DepositContexts.current: this process runs the projection), else the read models in SQL.
    */
   async depositContext(merchantId: string, amountKurus: bigint, preferredBankCode?: string): Promise<DepositContext> {
-    const view = this.projection.depositContextView();
+    const view = this.contexts.current();
     const day = turkishDay(Date.now());
     if (view) {
       const merchant = view.merchantRecord(merchantId);
@@ -59,7 +60,7 @@ export class ReceivingAccountSelector {
         day,
       };
     }
-    await this.projection.settleBeforeSqlDecision();
+    await this.contexts.settleBeforeSqlDecision();
     return { ...(await this.fromSql(merchantId, amountKurus, preferredBankCode)), day };
   }
 

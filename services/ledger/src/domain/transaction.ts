@@ -1,13 +1,13 @@
 import {
   DomainError,
   EVENT_CATALOG,
-  FINAL_STATES,
   type DomainEvent,
   type EventType,
   type TransactionState,
   type TransactionView,
 } from '@transfergate/contracts';
 import type { RecordedEvent } from '@transfergate/event-store';
+import { isFinal } from './transaction-states.js';
 
 /**
  * The Transaction aggregate: state folded from its stream, and the rules for every move.
@@ -162,9 +162,7 @@ function requestedView(event: RecordedEvent, at: string, validated: boolean): Om
   };
 }
 
-export function isFinal(state: TransactionState): boolean {
-  return FINAL_STATES.includes(state);
-}
+export { isFinal };
 
 /** Refuses any change to a final transaction, naming the state it is in. */
 export function assertNotFinal(view: TransactionView, action: string): void {

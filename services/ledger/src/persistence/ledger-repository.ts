@@ -24,8 +24,8 @@ import {
 } from '@transfergate/event-store';
 import type { MerchantBalance } from '../domain/merchant-ledger.js';
 import { evolveWithAppended, foldTransaction, type TransactionAggregate } from '../domain/transaction.js';
-import { LedgerProjectionRunner } from '../read-models/projection.runner.js';
-import { rowAlongsideRequest } from '../read-models/projector.js';
+import { ANSWERED_DEPOSITS, type AnsweredDeposits } from '../ports/answered-deposits.js';
+import { READ_YOUR_WRITES, type ReadYourWrites } from '../ports/read-your-writes.js';
 import { MerchantLedgerFolds } from './merchant-ledger-folds.js';
 import { MerchantReservationQueue } from './merchant-reservation-queue.js';
 import { OPERATION_GUID_GUARD_SCHEMA } from './operation-guid-guard.js';
@@ -46,7 +46,9 @@ export class LedgerRepository implements OnModuleInit {
   constructor(
     @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
     @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
-    private readonly projection: LedgerProjectionRunner,
+    @Inject(READ_YOUR_WRITES) private readonly projection: ReadYourWrites,
+    /** The deposit's hot path (ports/answered-deposits.ts). */
+    @Inject(ANSWERED_DEPOSITS) private readonly answeredDeposits: AnsweredDeposits,
   ) {}
 
   /** The OperationGuid keys' table, which the request appends write with their events. */
@@ -132,13 +134,14 @@ export class LedgerRepository implements OnModuleInit {
   }
 
   /**
-   * A new deposit's append: its transaction's row is written with its event (rows alongside, one
-   * transaction), so every reader in every process finds the deposit the moment it is answered.
-   * What else the projection makes of it (its account's daily volume) is counted at once by this
-   * process's deposit-context cache, so the answer does not wait for the projection; where the
-   * cache cannot (another process runs the projection, the mirror is reloading) or the append was a
-   * replay of events stored before, it waits as every other append does. Answers the new
-   * transaction's view: the request event is folded once, for the row and for the answer.
+   * A new deposit's append, the write side of the deposit's hot path (AnsweredDeposits): its
+   * transaction's read row is written with its event (rows alongside, one transaction), so every
+   * reader in every process finds the deposit the moment it is answered, and the deposit is noted
+   * with the read side, which counts it in its account's day at once, so the answer does not wait
+   * for the projection; where the read side cannot (another process runs the projection, the
+   * mirror is reloading) or the append was a replay of events stored before, it waits as every
+   * other append does. Answers the new transaction's view: the request event is folded once, for
+   * the row and for the answer.
    */
   async appendNewDeposit(
     request: PendingWrite,
@@ -148,13 +151,13 @@ export class LedgerRepository implements OnModuleInit {
     alsoAlongside?: RowsAlongside,
   ): Promise<TransactionView> {
     const opened = evolveWithAppended(undefined, request.streamId, request.events);
-    const row = rowAlongsideRequest(request.streamId, opened);
+    const row = this.answeredDeposits.rowAlongside(request.streamId, opened);
     const results = await this.store.appendMany(storeWritesOf([request], actor), {
       alongside: alsoAlongside ? [row, alsoAlongside] : row,
     });
     const projectedAlong =
       results.every((r) => !r.idempotentReplay) &&
-      this.projection.noteAnsweredDeposit({ ...deposit, position: results[0]!.lastPosition });
+      this.answeredDeposits.noteAnswered({ ...deposit, position: results[0]!.lastPosition });
     if (!projectedAlong) await this.projection.awaitProjected(latestPosition(results));
     return opened.view;
   }

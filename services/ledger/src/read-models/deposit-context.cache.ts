@@ -1,4 +1,6 @@
 import type { GlobalPosition, SqlExecutor } from '@transfergate/event-store';
+import { turkishDay } from '../domain/turkish-day.js';
+import type { DepositContextView } from '../ports/deposit-contexts.js';
 import type { DepositContextEffects } from './projector.js';
 
 /** Bound on cached records: a store with more merchants or accounts decides deposits from SQL. */
@@ -20,13 +22,6 @@ interface AheadDeposit {
 interface CachedAccount {
   active: boolean;
   record: Record<string, unknown>;
-}
-
-/** What a deposit is decided from, as the read models hold it at the cache's position. */
-export interface DepositContextView {
-  merchantRecord(merchantId: string): unknown;
-  /** The receiving account SQL would pick (same filters and order; ties broken at random as there). */
-  pickAccount(amountKurus: bigint, preferredBankCode: string | undefined, today: string): unknown;
 }
 
 /**
@@ -244,23 +239,6 @@ export class DepositContextCache implements DepositContextView {
     const yesterday = turkishDay(Date.now() - 86_400_000);
     for (const key of this.daily.keys()) if (key.slice(key.lastIndexOf('|') + 1) < yesterday) this.daily.delete(key);
   }
-}
-
-const DAY_MS = 86_400_000;
-const TURKEY_UTC_OFFSET_MS = 3 * 3_600_000;
-// Every deposit of a day asks for the same day: the last one is kept (a Date and its ISO string
-// cost about 1.5 µs a deposit).
-let lastDayNumber = Number.NaN;
-let lastDay = '';
-
-/** The Turkish business day (UTC+3, no DST since 2016) of an instant, as SQL's `date` prints it. */
-export function turkishDay(ms: number): string {
-  const dayNumber = Math.floor((ms + TURKEY_UTC_OFFSET_MS) / DAY_MS);
-  if (dayNumber !== lastDayNumber) {
-    lastDay = new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
-    lastDayNumber = dayNumber;
-  }
-  return lastDay;
 }
 
 function samePosition(a: GlobalPosition, b: GlobalPosition): boolean {

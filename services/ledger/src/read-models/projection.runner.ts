@@ -17,17 +17,40 @@ import {
   startConsumer,
   type GlobalPosition,
   type PostgresEventStore,
+  type RowsAlongside,
   type RunningConsumer,
   type SqlDatabase,
 } from '@transfergate/event-store';
-import { LEDGER_PROJECTION, newDepositContextEffects, projectEvents, type DepositContextEffects } from './projector.js';
-import { DepositContextCache, type DepositContextView } from './deposit-context.cache.js';
+import {
+  LEDGER_PROJECTION,
+  newDepositContextEffects,
+  projectEvents,
+  rowAlongsideRequest,
+  type DepositContextEffects,
+} from './projector.js';
+import { DepositContextCache } from './deposit-context.cache.js';
+import type { TransactionAggregate } from '../domain/transaction.js';
+import type { AnsweredDeposit, AnsweredDeposits } from '../ports/answered-deposits.js';
+import type { DepositContexts, DepositContextView } from '../ports/deposit-contexts.js';
+import type { ReadYourWrites } from '../ports/read-your-writes.js';
 import { READ_MODEL_SCHEMA } from './schema.js';
 import { PROJECTION_UNWAITED_READ_INTERVAL_MS, READ_YOUR_WRITES_TIMEOUT_MS } from '../ledger.settings.js';
 
-/** Creates the read-model tables and runs the ledger projection as a leased, checkpointed consumer. */
+/**
+ * Creates the read-model tables and runs the ledger projection as a leased, checkpointed consumer.
+ * The read side of the deposit's hot path: it implements the ports the write side calls
+ * (AnsweredDeposits, DepositContexts, ReadYourWrites; see ports/answered-deposits.ts).
+ */
 @Injectable()
-export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class LedgerProjectionRunner
+  implements
+    OnModuleInit,
+    OnApplicationBootstrap,
+    OnApplicationShutdown,
+    AnsweredDeposits,
+    DepositContexts,
+    ReadYourWrites
+{
   private readonly logger = new Logger('LedgerProjection');
   private consumer?: RunningConsumer;
   private readonly depositContext = new DepositContextCache(LEDGER_PROJECTION);
@@ -95,12 +118,17 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
    * batch up to the projection's position. Otherwise undefined (the caller reads SQL) and, if this
    * process holds the lease, a load starts in the background.
    */
-  depositContextView(): DepositContextView | undefined {
+  current(): DepositContextView | undefined {
     const consumer = this.consumer;
     if (!consumer || !consumer.holdsLease()) return undefined;
     if (this.depositContext.isCurrentAt(consumer.position())) return this.depositContext;
     void this.depositContext.ensureLoaded(this.db);
     return undefined;
+  }
+
+  /** The new transaction's read row, exactly as the projection writes it (rowAlongsideRequest). */
+  rowAlongside(streamId: string, opened: TransactionAggregate): RowsAlongside {
+    return rowAlongsideRequest(streamId, opened);
   }
 
   /**
@@ -109,13 +137,7 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
    * deposit is decided as if it had been projected. True only where that holds: this process moves
    * the tables and its cache mirrors them; otherwise (false) the caller waits for the projection.
    */
-  noteAnsweredDeposit(deposit: {
-    transactionId: string;
-    bankAccountId: string;
-    day: string;
-    amountKurus: bigint;
-    position: GlobalPosition;
-  }): boolean {
+  noteAnswered(deposit: AnsweredDeposit): boolean {
     const consumer = this.consumer;
     if (!consumer || !consumer.holdsLease() || !this.depositContext.isCurrentAt(consumer.position())) return false;
     return this.depositContext.noteAhead(
@@ -130,7 +152,7 @@ export class LedgerProjectionRunner implements OnModuleInit, OnApplicationBootst
   /**
    * Before a deposit is decided from SQL instead of the cache: waits until the tables hold every
    * deposit answered so far. Whichever process holds the projection's lease may have answered
-   * deposits ahead of it (noteAnsweredDeposit), and only it knows which: so this waits for the
+   * deposits ahead of it (noteAnswered), and only it knows which: so this waits for the
    * store's newest event, which covers them all (one index probe, then at most the projection's
    * current batch). Bounded like every wait for the projection (awaitProjected).
    */

@@ -1,13 +1,30 @@
-import { EVENT_CATALOG, STREAMS, type EventData, type EventType, type Transfer } from '@transfergate/contracts';
+import { STREAMS } from '@transfergate/contracts';
 import type { BatchExecutor, RecordedEvent, RowsAlongside, SqlExecutor } from '@transfergate/event-store';
-import { evolve, type TransactionAggregate } from '../domain/transaction.js';
-import { RECORD_COLUMN_TYPES, reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
-import { turkishDay } from './deposit-context.cache.js';
+import type { TransactionAggregate } from '../domain/transaction.js';
+import { RECORD_COLUMN_TYPES, rowColumns, type RecordRow } from '../reconciliation/read-model/projection.js';
+import {
+  BALANCE_COLUMNS,
+  PENDING_TRANSFERS_SQL,
+  TRANSACTION_COLUMNS,
+  TRANSACTION_ROWS_SQL,
+  foldEvent,
+  readRowOf,
+  settledTransactionOf,
+  transactionColumns,
+  type BalanceColumn,
+  type ConfigReadRow,
+  type ReadRowStore,
+  type StoredTransactionRow,
+  type TransactionReadRow,
+  type TransferReadRow,
+} from './read-model-fold.js';
 
 /**
  * Applies events to the read models. Runs inside the consumer's transaction together with the
- * checkpoint, so each event is applied exactly once. Pure SQL on an executor: the replay tool
- * runs the same code into a scratch schema.
+ * checkpoint, so each event is applied exactly once. What an event does to a row is the shared fold
+ * (read-model-fold.ts); this file is its live store: the rows one batch touches, read from the
+ * tables before the fold and written back after it. The replay's SQL projector (`--projector sql`)
+ * runs this same code into a scratch schema.
  *
  * A batch is applied with one multi-row statement per table where it can be: new transactions,
  * changed transactions, new transfers, balance deltas and daily volumes are gathered in memory
@@ -26,7 +43,8 @@ export async function projectEvents(
 ): Promise<void> {
   const batch = new ProjectionBatch(tx, effects, rowWrittenAlong);
   await batch.loadTransactions(transactionsChangedNotCreated(events));
-  for (const event of events) await projectEvent(batch, event);
+  await batch.loadPendingTransfers(events);
+  for (const event of events) foldEvent(batch, event);
   await batch.flush();
 }
 
@@ -62,192 +80,30 @@ export function newDepositContextEffects(): DepositContextEffects {
 /** The tables FindProviderByApiKeyQuery reads (the gateway caches its answers). */
 const PROVIDER_DIRECTORY_TABLES: ReadonlySet<string> = new Set(['rm_providers', 'rm_merchants', 'rm_infrastructures']);
 
-async function projectEvent(batch: ProjectionBatch, event: RecordedEvent): Promise<void> {
-  const tx = batch.tx;
-  if (event.streamId.startsWith('txn-')) return projectTransaction(batch, event);
-  const record = RECORD_PROJECTIONS[event.type];
-  if (record) {
-    const [key, columns] = record.row(event.data);
-    const parsed = record.parse(event.data);
-    if (batch.effects && PROVIDER_DIRECTORY_TABLES.has(record.table)) batch.effects.providerDirectoryChanged = true;
-    if (batch.effects && (record.table === 'rm_merchants' || record.table === 'rm_bank_accounts')) {
-      // The record as the jsonb column holds it (a JSON round trip), so the cache reads what SQL reads.
-      batch.effects.records.push({
-        table: record.table,
-        key,
-        ...(typeof columns.active === 'boolean' ? { active: columns.active } : {}),
-        record: JSON.parse(JSON.stringify(parsed)),
-      });
-    }
-    return upsert(tx, record.table, record.keyColumn, key, columns, parsed, event);
-  }
-  const reconciliation = reconciliationRow(event);
-  if (reconciliation) {
-    // A statement import brings thousands of lines at once: gathered and written per table at the flush.
-    batch.addRecord(reconciliation.table, reconciliation.keyColumn, rowColumns(reconciliation, event.createdAt));
-    return;
-  }
-  switch (event.type) {
-    case 'TransfersPosted':
-      return applyTransfers(batch, event, 'posted', EVENT_CATALOG.TransfersPosted.schema.parse(event.data));
-    case 'TransfersReserved':
-      return applyTransfers(batch, event, 'pending', EVENT_CATALOG.TransfersReserved.schema.parse(event.data));
-    case 'ReservationChanged': {
-      const d = EVENT_CATALOG.ReservationChanged.schema.parse(event.data);
-      await settlePending(batch, event, d.transactionId, 'voided');
-      return applyTransfers(batch, event, 'pending', d);
-    }
-    case 'ReservationPosted': {
-      const d = EVENT_CATALOG.ReservationPosted.schema.parse(event.data);
-      return settlePending(batch, event, d.transactionId, 'posted');
-    }
-    case 'ReservationVoided':
-      return settlePending(
-        batch,
-        event,
-        EVENT_CATALOG.ReservationVoided.schema.parse(event.data).transactionId,
-        'voided',
-      );
-    case 'ApiSettingsConfigured': {
-      const d = EVENT_CATALOG.ApiSettingsConfigured.schema.parse(event.data);
-      const by = typeof event.metadata.actor === 'string' ? event.metadata.actor : null;
-      await upsert(tx, 'rm_settings', 'name', 'api', { updated_by: by }, d, event);
-      return;
-    }
-    default:
-      // Events of other services' streams are not this projection's concern.
-      return;
-  }
-}
-
-interface RecordProjection {
-  table: string;
-  keyColumn: string;
-  parse: (data: unknown) => unknown;
-  /** The row key and the indexed columns kept beside the whole record. */
-  row: (data: unknown) => [string, Record<string, unknown>];
-}
-
-/** Configuration records: one row per record, the whole record as jsonb (soft deletes included). */
-function recordProjection<T extends EventType>(
-  type: T,
-  table: string,
-  keyColumn: string,
-  row: (data: EventData<T>) => [string, Record<string, unknown>],
-): RecordProjection {
-  const parse = (data: unknown) => EVENT_CATALOG[type].schema.parse(data) as EventData<T>;
-  return { table, keyColumn, parse, row: (data) => row(parse(data)) };
-}
-
-const RECORD_PROJECTIONS: Partial<Record<string, RecordProjection>> = {
-  InfrastructureConfigured: recordProjection(
-    'InfrastructureConfigured',
-    'rm_infrastructures',
-    'infrastructure_id',
-    (d) => [d.infrastructureId, { slug: d.slug }],
-  ),
-  MerchantConfigured: recordProjection('MerchantConfigured', 'rm_merchants', 'merchant_id', (d) => [
-    d.merchantId,
-    { name: d.name },
-  ]),
-  MerchantDeleted: recordProjection('MerchantDeleted', 'rm_merchants', 'merchant_id', (d) => [
-    d.merchantId,
-    { name: d.name },
-  ]),
-  ProviderConfigured: recordProjection('ProviderConfigured', 'rm_providers', 'provider_id', (d) => [
-    d.providerId,
-    { api_key: d.apiKey, merchant_id: d.merchantId },
-  ]),
-  ProviderDeleted: recordProjection('ProviderDeleted', 'rm_providers', 'provider_id', (d) => [
-    d.providerId,
-    { api_key: d.apiKey, merchant_id: d.merchantId },
-  ]),
-  BankAccountConfigured: recordProjection('BankAccountConfigured', 'rm_bank_accounts', 'bank_account_id', (d) => [
-    d.bankAccountId,
-    { iban: d.iban, active: d.active },
-  ]),
-  OperatorConfigured: recordProjection('OperatorConfigured', 'rm_operators', 'operator_id', (d) => [
-    d.operatorId,
-    { username: d.username },
-  ]),
-  RoleConfigured: recordProjection('RoleConfigured', 'rm_roles', 'role_id', (d) => [d.roleId, { name: d.name }]),
-};
-
-async function upsert(
-  tx: SqlExecutor,
-  table: string,
-  keyColumn: string,
-  key: string,
-  columns: Record<string, unknown>,
-  record: unknown,
-  event: RecordedEvent,
-): Promise<void> {
-  const names = Object.keys(columns);
-  const values = Object.values(columns);
-  const cols = [keyColumn, ...names, 'record', 'updated_at'];
-  const placeholders = cols.map((_, i) => `$${i + 1}`);
-  const updates = cols.slice(1).map((c) => `${c} = excluded.${c}`);
-  await tx.query(
-    `insert into ${table} (${cols.join(', ')}) values (${placeholders.join(', ')})
-     on conflict (${keyColumn}) do update set ${updates.join(', ')}`,
-    [key, ...values, JSON.stringify(record), event.createdAt],
-  );
-}
-
 /** A transaction's row as this batch leaves it. */
-interface TransactionRow {
-  aggregate: TransactionAggregate;
+interface BatchTransactionRow extends TransactionReadRow {
   /** Not in rm_transactions yet: inserted at the flush. */
   isNew: boolean;
-  bankAccountId: string | null;
-  createdAt: string;
-  /** The Turkish business day (UTC+3) of createdAt: the day its receiving account's volume counts on. */
-  day: string;
 }
 
-type BalanceColumn = 'debits_pending_kurus' | 'debits_posted_kurus' | 'credits_pending_kurus' | 'credits_posted_kurus';
-const BALANCE_COLUMNS: readonly BalanceColumn[] = [
-  'debits_pending_kurus',
-  'debits_posted_kurus',
-  'credits_pending_kurus',
-  'credits_posted_kurus',
-];
-
-interface TransferRow {
-  transfer_id: string;
-  transaction_id: string;
-  merchant_id: string;
-  debit_account: string;
-  credit_account: string;
-  amount_kurus: string;
-  state: 'pending' | 'posted';
-  created_at: string;
+/** A transfer as this batch leaves it. */
+interface BatchTransferRow extends TransferReadRow {
+  /** Read from rm_transfers before the fold: updated at the flush if its state changed, never inserted. */
+  loaded: boolean;
 }
 
-/** rm_transactions rows as the aggregate they were projected from ($1: the transaction ids). */
-const TRANSACTION_ROWS_SQL = `select jsonb_build_object('version', version, 'requestFingerprint', '', 'view', jsonb_build_object(
-     'transactionId', transaction_id::text, 'number', number, 'type', type, 'state', state,
-     'merchantId', merchant_id, 'providerId', provider_id, 'infrastructureId', infrastructure_id, 'form', form,
-     'externalId', external_id, 'amountKurus', amount_kurus::text, 'originalAmountKurus', original_amount_kurus::text,
-     'feeKurus', fee_kurus::text, 'customer', customer, 'assignee', assignee, 'reason', reason, 'echo', '{}'::jsonb,
-     'createdAt', created_at, 'updatedAt', updated_at)) as snapshot, bank_account_id, created_at::text as at,
-     ((created_at at time zone 'UTC') + interval '3 hours')::date::text as day
-   from rm_transactions where transaction_id = any($1::uuid[])`;
-
-interface StoredTransactionRow {
-  snapshot: TransactionAggregate;
-  bank_account_id: string | null;
-  at: string;
-  day: string;
-}
-
-/** What one batch of events does to the transaction tables, gathered and written once. */
-class ProjectionBatch {
-  readonly transactions = new Map<string, TransactionRow>();
+/** What one batch of events does to the read models: the live row store of the fold, written once at the end. */
+class ProjectionBatch implements ReadRowStore {
+  readonly transactions = new Map<string, BatchTransactionRow>();
   private readonly changed = new Set<string>();
-  private newTransfers: TransferRow[] = [];
+  /** Transfers of the batch and the pending ones it settles, in order. */
+  private readonly transfers: BatchTransferRow[] = [];
+  /** Lower-case transaction id → its transfers still pending (uuid text is lower case in the table). */
+  private readonly pendingOf = new Map<string, BatchTransferRow[]>();
   /** account → column → delta (kuruş); every account touched gets its row, as one upsert each did. */
   private readonly balances = new Map<string, Map<BalanceColumn, bigint>>();
+  /** Configuration records in event order (each one upsert, as its event came). */
+  private readonly configRecords: ConfigReadRow[] = [];
   /** Record rows of the reconciliation tables: table → key → columns (last write of the batch wins). */
   private readonly records = new Map<string, { keyColumn: string; rows: Map<string, Record<string, unknown>> }>();
   /** `bankAccountId|day` → delta of the day's issued volume. */
@@ -270,7 +126,7 @@ class ProjectionBatch {
 
   /**
    * The rows of every transaction the batch changes but did not create, in one read, before its
-   * events are applied: one statement per batch, not one per transaction.
+   * events are folded: one statement per batch, not one per transaction.
    */
   async loadTransactions(transactionIds: readonly string[]): Promise<void> {
     const missing = transactionIds.filter((id) => !this.transactions.has(id));
@@ -279,33 +135,61 @@ class ProjectionBatch {
     // Kept under the id as the stream names it (uuid's text form is lower case).
     const asNamed = new Map(missing.map((id) => [id.toLowerCase(), id]));
     for (const row of rows) {
-      this.transactions.set(asNamed.get(row.snapshot.view.transactionId) ?? row.snapshot.view.transactionId, {
-        aggregate: row.snapshot,
-        isNew: false,
-        bankAccountId: row.bank_account_id,
-        createdAt: row.at,
-        day: row.day,
-      });
+      const id = asNamed.get(row.snapshot.view.transactionId) ?? row.snapshot.view.transactionId;
+      this.transactions.set(id, { ...readRowOf(row), isNew: false });
     }
   }
 
-  async transaction(transactionId: string): Promise<TransactionRow | undefined> {
-    await this.loadTransactions([transactionId]);
+  /** The pending transfers the batch's settling events end, in one read before the fold. */
+  async loadPendingTransfers(events: readonly RecordedEvent[]): Promise<void> {
+    const settled = new Set<string>();
+    for (const event of events) {
+      const id = settledTransactionOf(event);
+      if (id !== undefined) settled.add(id.toLowerCase());
+    }
+    if (settled.size === 0) return;
+    const { rows } = await this.tx.query<TransferReadRow>(PENDING_TRANSFERS_SQL, [[...settled]]);
+    for (const row of rows) this.holdTransfer({ ...row, loaded: true });
+  }
+
+  private holdTransfer(row: BatchTransferRow): void {
+    this.transfers.push(row);
+    if (row.state !== 'pending') return;
+    const key = row.transaction_id.toLowerCase();
+    const pending = this.pendingOf.get(key);
+    if (pending) pending.push(row);
+    else this.pendingOf.set(key, [row]);
+  }
+
+  transaction(transactionId: string): TransactionReadRow | undefined {
     return this.transactions.get(transactionId);
   }
 
-  created(row: TransactionRow): void {
-    this.transactions.set(row.aggregate.view.transactionId, row);
+  createTransaction(transactionId: string, row: TransactionReadRow): void {
+    this.transactions.set(transactionId, { ...row, isNew: !this.rowWrittenAlong?.(transactionId) });
   }
 
-  updated(transactionId: string, aggregate: TransactionAggregate): void {
+  updateTransaction(transactionId: string, aggregate: TransactionAggregate): void {
     const row = this.transactions.get(transactionId)!;
     row.aggregate = aggregate;
     if (!row.isNew) this.changed.add(transactionId);
   }
 
-  addTransfer(row: TransferRow): void {
-    this.newTransfers.push(row);
+  addTransfer(row: TransferReadRow): void {
+    this.holdTransfer({ ...row, loaded: false });
+  }
+
+  pendingTransfers(transactionId: string): readonly TransferReadRow[] {
+    return this.pendingOf.get(transactionId.toLowerCase()) ?? [];
+  }
+
+  settleTransfer(row: TransferReadRow, state: 'posted' | 'voided', at: string): void {
+    row.state = state;
+    row.updated_at = at;
+    const key = row.transaction_id.toLowerCase();
+    const left = (this.pendingOf.get(key) ?? []).filter((t) => t !== row);
+    if (left.length === 0) this.pendingOf.delete(key);
+    else this.pendingOf.set(key, left);
   }
 
   addToBalance(account: string, column: BalanceColumn, deltaKurus: bigint): void {
@@ -314,12 +198,27 @@ class ProjectionBatch {
     columns.set(column, (columns.get(column) ?? 0n) + deltaKurus);
   }
 
-  addRecord(table: string, keyColumn: string, columns: Record<string, unknown>): void {
-    let known = this.records.get(table);
-    if (!known) this.records.set(table, (known = { keyColumn, rows: new Map() }));
-    const key = String(columns[keyColumn]);
-    known.rows.delete(key);
-    known.rows.set(key, columns);
+  putConfigRecord(row: ConfigReadRow): void {
+    this.configRecords.push(row);
+    if (!this.effects) return;
+    if (PROVIDER_DIRECTORY_TABLES.has(row.table)) this.effects.providerDirectoryChanged = true;
+    if (row.table === 'rm_merchants' || row.table === 'rm_bank_accounts') {
+      // The record as the jsonb column holds it (a JSON round trip), so the cache reads what SQL reads.
+      this.effects.records.push({
+        table: row.table,
+        key: row.key,
+        ...(typeof row.columns.active === 'boolean' ? { active: row.columns.active } : {}),
+        record: JSON.parse(JSON.stringify(row.record)),
+      });
+    }
+  }
+
+  putReconciliationRow(row: RecordRow, at: string): void {
+    // A statement import brings thousands of lines at once: gathered and written per table at the flush.
+    let known = this.records.get(row.table);
+    if (!known) this.records.set(row.table, (known = { keyColumn: row.keyColumn, rows: new Map() }));
+    known.rows.delete(row.key);
+    known.rows.set(row.key, rowColumns(row, at));
   }
 
   addDailyIssued(bankAccountId: string, day: string, deltaKurus: bigint): void {
@@ -329,32 +228,54 @@ class ProjectionBatch {
     else this.daily.set(key, { bankAccountId, day, deltaKurus });
   }
 
-  /**
-   * Transfers must be in the table before a settlement of this batch updates them: `atOnce` then;
-   * at the flush they are one more deferred write.
-   */
-  async flushTransfers(atOnce: boolean): Promise<void> {
-    if (this.newTransfers.length === 0) return;
-    const rows = this.newTransfers;
-    this.newTransfers = [];
-    const run = atOnce ? (sql: string, params: unknown[]) => this.tx.query(sql, params) : this.write.bind(this);
-    await run(
-      `insert into rm_transfers (transfer_id, transaction_id, merchant_id, debit_account, credit_account, amount_kurus,
-         state, created_at, updated_at)
-       select transfer_id, transaction_id, merchant_id, debit_account, credit_account, amount_kurus, state, created_at,
-         created_at
-       from jsonb_to_recordset($1::jsonb) as x(transfer_id text, transaction_id uuid, merchant_id text,
-         debit_account text, credit_account text, amount_kurus bigint, state text, created_at timestamptz)`,
-      [JSON.stringify(rows)],
-    );
-  }
-
   async flush(): Promise<void> {
+    await this.flushConfigRecords();
     await this.flushTransactions();
-    await this.flushTransfers(false);
+    await this.flushTransfers();
     await this.flushBalances();
     await this.flushDaily();
     await this.flushRecords();
+  }
+
+  /** One upsert per record event, in order (configuration changes are few; the last one wins). */
+  private async flushConfigRecords(): Promise<void> {
+    for (const row of this.configRecords) {
+      const names = Object.keys(row.columns);
+      const values = Object.values(row.columns);
+      const cols = [row.keyColumn, ...names, 'record', 'updated_at'];
+      const placeholders = cols.map((_, i) => `$${i + 1}`);
+      const updates = cols.slice(1).map((c) => `${c} = excluded.${c}`);
+      await this.tx.query(
+        `insert into ${row.table} (${cols.join(', ')}) values (${placeholders.join(', ')})
+         on conflict (${row.keyColumn}) do update set ${updates.join(', ')}`,
+        [row.key, ...values, JSON.stringify(row.record), row.updatedAt],
+      );
+    }
+  }
+
+  private async flushTransfers(): Promise<void> {
+    const inserts = this.transfers.filter((t) => !t.loaded);
+    const settled = this.transfers.filter((t) => t.loaded && t.state !== 'pending');
+    if (inserts.length > 0) {
+      await this.write(
+        `insert into rm_transfers (transfer_id, transaction_id, merchant_id, debit_account, credit_account, amount_kurus,
+           state, created_at, updated_at)
+         select transfer_id, transaction_id, merchant_id, debit_account, credit_account, amount_kurus, state, created_at,
+           updated_at
+         from jsonb_to_recordset($1::jsonb) as x(transfer_id text, transaction_id uuid, merchant_id text,
+           debit_account text, credit_account text, amount_kurus bigint, state text, created_at timestamptz,
+           updated_at timestamptz)`,
+        [JSON.stringify(inserts, TRANSFER_COLUMNS)],
+      );
+    }
+    if (settled.length > 0) {
+      await this.write(
+        `update rm_transfers t set state = x.state, updated_at = x.updated_at
+         from jsonb_to_recordset($1::jsonb) as x(transfer_id text, state text, updated_at timestamptz)
+         where t.transfer_id = x.transfer_id`,
+        [JSON.stringify(settled, ['transfer_id', 'state', 'updated_at'])],
+      );
+    }
   }
 
   private async flushRecords(): Promise<void> {
@@ -384,7 +305,7 @@ class ProjectionBatch {
     const updates: Record<string, unknown>[] = [];
     for (const [transactionId, row] of this.transactions) {
       const view = row.aggregate.view;
-      if (row.isNew) inserts.push(insertRowOf(transactionId, row));
+      if (row.isNew) inserts.push(transactionColumns(transactionId, row));
       // A new row's later events: it may have been written at version 1 with its event already.
       if ((row.isNew && row.aggregate.version > 1) || this.changed.has(transactionId)) {
         updates.push({
@@ -463,31 +384,17 @@ class ProjectionBatch {
   }
 }
 
-/** rm_transactions' columns and their types, as its rows are read from JSON (insertRowOf's keys). */
-const TRANSACTION_COLUMNS = {
-  transaction_id: 'uuid',
-  number: 'bigint',
-  type: 'text',
-  state: 'text',
-  merchant_id: 'text',
-  provider_id: 'text',
-  infrastructure_id: 'text',
-  form: 'text',
-  external_id: 'text',
-  amount_kurus: 'bigint',
-  original_amount_kurus: 'bigint',
-  fee_kurus: 'bigint',
-  customer: 'jsonb',
-  bank_account_id: 'text',
-  iban: 'text',
-  payment_token: 'text',
-  expires_at: 'timestamptz',
-  assignee: 'text',
-  reason: 'text',
-  version: 'integer',
-  created_at: 'timestamptz',
-  updated_at: 'timestamptz',
-} as const;
+const TRANSFER_COLUMNS = [
+  'transfer_id',
+  'transaction_id',
+  'merchant_id',
+  'debit_account',
+  'credit_account',
+  'amount_kurus',
+  'state',
+  'created_at',
+  'updated_at',
+];
 const TRANSACTION_COLUMN_NAMES = Object.keys(TRANSACTION_COLUMNS).join(', ');
 const TRANSACTION_COLUMNS_TYPED = Object.entries(TRANSACTION_COLUMNS)
   .map(([column, type]) => `${column} ${type}`)
@@ -499,40 +406,11 @@ const TRANSACTION_COLUMNS_ALONGSIDE = Object.freeze(TRANSACTION_COLUMNS_WRITTEN)
 /** The same for every row: the recorded-time columns. */
 const RECORDED_AT_COLUMNS = Object.freeze(['created_at', 'updated_at']);
 
-/** rm_transactions' row of a transaction new in the batch (its columns by name). */
-function insertRowOf(transactionId: string, row: Pick<TransactionRow, 'aggregate' | 'bankAccountId' | 'createdAt'>) {
-  const view = row.aggregate.view;
-  return {
-    transaction_id: transactionId,
-    number: view.number,
-    type: view.type,
-    state: view.state,
-    merchant_id: view.merchantId,
-    provider_id: view.providerId,
-    infrastructure_id: view.infrastructureId,
-    form: view.form,
-    external_id: view.externalId,
-    amount_kurus: view.amountKurus,
-    original_amount_kurus: view.originalAmountKurus,
-    fee_kurus: view.feeKurus,
-    customer: view.customer,
-    bank_account_id: row.bankAccountId,
-    iban: view.iban ?? null,
-    payment_token: view.paymentToken ?? null,
-    expires_at: view.expiresAt ?? null,
-    assignee: view.assignee ?? null,
-    reason: view.reason ?? null,
-    version: row.aggregate.version,
-    created_at: row.createdAt,
-    updated_at: view.updatedAt,
-  };
-}
-
 /**
  * A new transaction's rm_transactions row, for its append to write alongside its first event
  * (LedgerRepository.appendNewDeposit): exactly what the projection inserts for that event, with
- * the times left to the store, which stamps the event's recorded time (projectTransaction takes
- * both from it). The projection's insert then finds the row there and leaves it as it is.
+ * the times left to the store, which stamps the event's recorded time (the fold takes both from
+ * it). The projection's insert then finds the row there and leaves it as it is.
  */
 export function rowAlongsideRequest(streamId: string, aggregate: TransactionAggregate): RowsAlongside {
   assert(streamId.startsWith('txn-'), 'a transaction row comes from a transaction stream');
@@ -541,7 +419,7 @@ export function rowAlongsideRequest(streamId: string, aggregate: TransactionAggr
     created_at: _created,
     updated_at: _updated,
     ...row
-  } = insertRowOf(streamId.slice('txn-'.length), {
+  } = transactionColumns(streamId.slice('txn-'.length), {
     aggregate,
     bankAccountId: aggregate.view.bankAccount?.bankAccountId ?? null,
     createdAt: '',
@@ -560,96 +438,6 @@ function assert(condition: boolean, message: string): asserts condition {
 
 /** Rows per multi-row upsert of record tables (one JSON parameter of a few MB at most). */
 const RECORD_FLUSH_ROWS = 5_000;
-
-/** The date (UTC+3, Turkey has no DST) of an event's ISO UTC time, as the SQL day of the same instant. */
-function turkishBusinessDay(isoUtc: string): string {
-  const ms = Date.parse(isoUtc);
-  if (Number.isNaN(ms)) throw new Error(`projection: unreadable event time ${isoUtc}`);
-  return turkishDay(ms);
-}
-
-/** The part of a deposit's amount its receiving account's day still counts (rejected/expired give it back). */
-function dailyShare(view: { state: string; amountKurus: string }): bigint {
-  return ['rejected', 'expired'].includes(view.state) ? 0n : BigInt(view.amountKurus);
-}
-
-async function projectTransaction(batch: ProjectionBatch, event: RecordedEvent): Promise<void> {
-  const transactionId = event.streamId.slice('txn-'.length);
-  if (event.streamVersion === 1) {
-    const aggregate = evolve(undefined, event);
-    const view = aggregate.view;
-    const row: TransactionRow = {
-      aggregate,
-      isNew: !batch.rowWrittenAlong?.(transactionId),
-      bankAccountId: view.bankAccount?.bankAccountId ?? null,
-      createdAt: event.createdAt,
-      day: turkishBusinessDay(event.createdAt),
-    };
-    batch.created(row);
-    if (view.type === 'deposit' && view.bankAccount) {
-      batch.addDailyIssued(view.bankAccount.bankAccountId, row.day, BigInt(view.amountKurus));
-    }
-    return;
-  }
-  const row = await batch.transaction(transactionId);
-  if (!row) throw new Error(`projection: ${event.type} for unknown transaction ${transactionId}`);
-  const current = row.aggregate;
-  const next = evolve(current, event);
-  if (current.view.type === 'deposit' && row.bankAccountId) {
-    // Daily volume per receiving account: what is still expected; rejected/expired deposits give it back.
-    const delta = dailyShare(next.view) - dailyShare(current.view);
-    if (delta !== 0n) batch.addDailyIssued(row.bankAccountId, row.day, delta);
-  }
-  batch.updated(transactionId, next);
-}
-
-async function applyTransfers(
-  batch: ProjectionBatch,
-  event: RecordedEvent,
-  state: 'pending' | 'posted',
-  data: { transactionId: string; merchantId: string; transfers: Transfer[] },
-): Promise<void> {
-  for (const t of data.transfers) {
-    batch.addTransfer({
-      transfer_id: t.transferId,
-      transaction_id: data.transactionId,
-      merchant_id: data.merchantId,
-      debit_account: t.debitAccount,
-      credit_account: t.creditAccount,
-      amount_kurus: t.amountKurus,
-      state,
-      created_at: event.createdAt,
-    });
-    const amount = BigInt(t.amountKurus);
-    batch.addToBalance(t.debitAccount, state === 'posted' ? 'debits_posted_kurus' : 'debits_pending_kurus', amount);
-    batch.addToBalance(t.creditAccount, state === 'posted' ? 'credits_posted_kurus' : 'credits_pending_kurus', amount);
-  }
-}
-
-/** Ends the transaction's open pending transfers: posted moves them to the posted columns, voided drops them. */
-async function settlePending(
-  batch: ProjectionBatch,
-  event: RecordedEvent,
-  transactionId: string,
-  state: 'posted' | 'voided',
-): Promise<void> {
-  await batch.flushTransfers(true);
-  const { rows } = await batch.tx.query<{ debit_account: string; credit_account: string; amount_kurus: string }>(
-    `update rm_transfers set state = $2, updated_at = $3::timestamptz
-     where transaction_id = $1 and state = 'pending'
-     returning debit_account, credit_account, amount_kurus::text`,
-    [transactionId, state, event.createdAt],
-  );
-  for (const row of rows) {
-    const amount = BigInt(row.amount_kurus);
-    batch.addToBalance(row.debit_account, 'debits_pending_kurus', -amount);
-    batch.addToBalance(row.credit_account, 'credits_pending_kurus', -amount);
-    if (state === 'posted') {
-      batch.addToBalance(row.debit_account, 'debits_posted_kurus', amount);
-      batch.addToBalance(row.credit_account, 'credits_posted_kurus', amount);
-    }
-  }
-}
 
 export const LEDGER_PROJECTION = 'ledger-read-models';
 export { STREAMS };

@@ -1,19 +1,36 @@
-import { EVENT_CATALOG, type Transfer, type TransactionState, type TransactionView } from '@transfergate/contracts';
 import type { RecordedEvent, SqlExecutor } from '@transfergate/event-store';
-import { reconciliationRow, rowColumns } from '../reconciliation/read-model/projection.js';
-import { evolve, isFinal, type TransactionAggregate } from '../domain/transaction.js';
-import { projectEvents } from '../read-models/projector.js';
+import { rowColumns, type RecordRow } from '../reconciliation/read-model/projection.js';
+import type { TransactionAggregate } from '../domain/transaction.js';
+import { isFinal } from '../domain/transaction-states.js';
+import {
+  BALANCE_COLUMNS,
+  PENDING_TRANSFERS_SQL,
+  TRANSACTION_COLUMNS,
+  TRANSACTION_MUTABLE_COLUMNS,
+  TRANSACTION_ROWS_SQL,
+  foldEvent,
+  readRowOf,
+  settledTransactionOf,
+  transactionColumns,
+  type BalanceColumn,
+  type ConfigReadRow,
+  type ReadRowStore,
+  type StoredTransactionRow,
+  type TransactionReadRow,
+  type TransferReadRow,
+} from '../read-models/read-model-fold.js';
 
 /**
- * The replay's projection: the semantics of `read-models/projector.ts`, applied to state held in
- * Maps and written to the scratch schema in bulk, instead of 2-4 statements per event.
+ * The replay's row store of the read-model fold (`read-models/read-model-fold.ts`, the same fold the
+ * live projector runs): rows held in Maps for a whole rebuild and written to the scratch schema in
+ * bulk, instead of a few statements per batch. Nothing here decides what an event does to a row.
  *
- * - Transactions fold with the domain's own `evolve`, from the same snapshot the SQL projector reads
- *   back (the row's columns, `echo` {} and an empty fingerprint), so the written columns are the same.
- * - Configuration records and settings are not re-implemented: the SQL projector itself is run
- *   against a capturing executor and its one upsert per event is kept (last write wins per key).
+ * - Transactions are held as the fold leaves them; one loaded back from the scratch schema is the
+ *   snapshot the live projector reads back (TRANSACTION_ROWS_SQL), so the written columns are the same.
+ * - Configuration records and reconciliation rows are last-write-wins per key, written as the live
+ *   projector's upserts (the same columns and values, once per key instead of once per event).
  * - Balances and the daily issued volume are deltas, flushed as additive upserts (the projector's own
- *   `on conflict … + excluded` arithmetic, once per key instead of once per event).
+ *   `on conflict … + excluded` arithmetic, once per key instead of once per batch).
  *
  * Write-behind (SETTLED_FLUSH_ROWS): settled rows are written in the background as the fold goes on.
  *
@@ -41,54 +58,19 @@ export const FLUSH_CHUNK_ROWS = 5_000;
 type Text = string | null;
 export type InScratch = <T>(work: (tx: SqlExecutor) => Promise<T>) => Promise<T>;
 
-interface TransactionRow {
-  transaction_id: string;
-  number: Text;
-  type: string;
-  state: string;
-  merchant_id: Text;
-  provider_id: Text;
-  infrastructure_id: Text;
-  form: Text;
-  external_id: Text;
-  amount_kurus: string;
-  original_amount_kurus: Text;
-  fee_kurus: string;
-  customer: Text;
-  bank_account_id: Text;
-  iban: Text;
-  payment_token: Text;
-  expires_at: Text;
-  assignee: Text;
-  reason: Text;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  /** The business day (UTC+3) the deposit's volume counts for, as the projector computes it. */
-  issueDay: string;
+/** A transaction's row as held. */
+interface TransactionRow extends TransactionReadRow {
+  /** The id as rm_transactions prints it (lower case). */
+  transactionId: string;
   /** Inserted in memory (INSERT at flush) or loaded from the scratch schema (UPDATE at flush). */
   loaded: boolean;
 }
 
-interface TransferRow {
-  transfer_id: string;
-  transaction_id: string;
-  merchant_id: string;
-  debit_account: string;
-  credit_account: string;
-  amount_kurus: string;
-  state: 'pending' | 'posted' | 'voided';
-  created_at: string;
-  updated_at: string;
+interface TransferRow extends TransferReadRow {
   loaded: boolean;
 }
 
-interface BalanceDelta {
-  debits_pending_kurus: bigint;
-  debits_posted_kurus: bigint;
-  credits_pending_kurus: bigint;
-  credits_posted_kurus: bigint;
-}
+type BalanceDelta = Record<BalanceColumn, bigint>;
 
 /** What one flush writes. */
 interface Held {
@@ -99,7 +81,7 @@ interface Held {
   records: Map<string, RecordUpsert>;
 }
 
-/** One captured upsert of the SQL projector: `insert into <table> (<columns>) … on conflict (<key>)`. */
+/** One record row, as the live projector's upsert writes it: `insert into <table> (<columns>) … on conflict (<key>)`. */
 interface RecordUpsert {
   table: string;
   keyColumn: string;
@@ -107,33 +89,7 @@ interface RecordUpsert {
   values: Text[];
 }
 
-const UPSERT = /^\s*insert into (\w+) \(([\w, ]+)\) values \([$\d, ]+\)\s+on conflict \((\w+)\) do update set /;
-const FINAL_VOLUME_STATES = ['rejected', 'expired'];
-/** Ledger events that end a transaction's pending transfers (settlePending). */
-const SETTLING_TYPES = new Set(['ReservationChanged', 'ReservationPosted', 'ReservationVoided']);
-const TRANSACTION_COLUMNS = [
-  'transaction_id',
-  'number',
-  'type',
-  'state',
-  'merchant_id',
-  'provider_id',
-  'infrastructure_id',
-  'form',
-  'external_id',
-  'amount_kurus',
-  'original_amount_kurus',
-  'fee_kurus',
-  'customer',
-  'bank_account_id',
-  'iban',
-  'payment_token',
-  'expires_at',
-  'version',
-  'created_at',
-  'updated_at',
-] as const;
-const TRANSACTION_MUTABLE = ['state', 'amount_kurus', 'fee_kurus', 'assignee', 'reason', 'version', 'updated_at'];
+const TRANSACTION_COLUMN_NAMES = Object.keys(TRANSACTION_COLUMNS);
 const TRANSFER_COLUMNS = [
   'transfer_id',
   'transaction_id',
@@ -144,12 +100,6 @@ const TRANSFER_COLUMNS = [
   'state',
   'created_at',
   'updated_at',
-] as const;
-const BALANCE_COLUMNS = [
-  'debits_pending_kurus',
-  'debits_posted_kurus',
-  'credits_pending_kurus',
-  'credits_posted_kurus',
 ] as const;
 
 /** A parameter as text, the way pg serialises it (the server casts it to the column's type). */
@@ -163,34 +113,11 @@ function asText(value: unknown): Text {
   return JSON.stringify(value);
 }
 
-/** Days by UTC hour (`2026-11-21T07`): the day only depends on the hour, and parsing dates is costly. */
-const issueDays = new Map<string, string>();
-const MAX_CACHED_HOURS = 100_000;
-
-/** `at time zone 'UTC' + 3 hours ::date` of the projector, for a UTC ISO time. */
-function issueDayOf(createdAt: string): string {
-  const hour = createdAt.slice(0, 13);
-  const cached = issueDays.get(hour);
-  if (cached !== undefined && createdAt.endsWith('Z')) return cached;
-  const ms = Date.parse(createdAt);
-  if (!Number.isFinite(ms)) throw new Error(`memory projection: unparsable time ${createdAt}`);
-  const day = new Date(ms + 3 * 3600_000).toISOString().slice(0, 10);
-  if (!createdAt.endsWith('Z')) return day;
-  if (issueDays.size >= MAX_CACHED_HOURS) issueDays.clear();
-  issueDays.set(hour, day);
-  return day;
-}
-
-/** Records the statements the SQL projector would run for one event, answering no rows. */
-class CapturingExecutor implements SqlExecutor {
-  readonly statements: Array<{ sql: string; params: readonly unknown[] }> = [];
-  query<Row>(sql: string, params: readonly unknown[] = []): Promise<{ rows: Row[] }> {
-    this.statements.push({ sql, params });
-    return Promise.resolve({ rows: [] });
-  }
-}
-
-export class MemoryProjection {
+/**
+ * Implements the fold's ReadRowStore: the fold calls those methods (transaction … putReconciliationRow)
+ * as it applies a page; the replay calls applyPage and finish.
+ */
+export class MemoryProjection implements ReadRowStore {
   private transactions = new Map<string, TransactionRow>();
   private transfers = new Map<string, TransferRow>();
   /** Transfer ids per transaction id, for settling its pending ones. */
@@ -249,9 +176,7 @@ export class MemoryProjection {
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       events[i] = undefined;
-      // Only a captured record projection is asynchronous: the common events cost no promise.
-      const pending = this.apply(event);
-      if (pending) await pending;
+      foldEvent(this, event);
     }
     if (this.heldRows > this.maxHeldRows) {
       await this.writing;
@@ -322,7 +247,7 @@ export class MemoryProjection {
       this.transfers.delete(id);
     }
     for (const [id, row] of this.transactions) {
-      if (!isFinal(row.state as TransactionState)) continue;
+      if (!isFinal(row.aggregate.view.state)) continue;
       const ids = this.transfersOf.get(id);
       if (ids?.some((transferId) => this.transfers.has(transferId))) continue; // a pending one is still held
       held.transactions.set(id, row);
@@ -337,185 +262,51 @@ export class MemoryProjection {
     return held;
   }
 
-  private apply(event: RecordedEvent): Promise<void> | undefined {
-    if (event.streamId.startsWith('txn-')) {
-      this.applyTransaction(event);
-      return undefined;
-    }
-    const reconciliation = reconciliationRow(event);
-    if (reconciliation) {
-      // The projector's own row (reconciliation/read-model/projection.ts), kept like a captured upsert.
-      const row = rowColumns(reconciliation, event.createdAt);
-      const upsert = {
-        table: reconciliation.table,
-        keyColumn: reconciliation.keyColumn,
-        columns: Object.keys(row),
-        values: Object.values(row).map(asText),
-      };
-      const key = `${upsert.table}\u0000${upsert.values[0]}`;
-      this.records.delete(key);
-      this.records.set(key, upsert);
-      return undefined;
-    }
-    switch (event.type) {
-      case 'TransfersPosted':
-        this.addTransfers(event, 'posted', EVENT_CATALOG.TransfersPosted.schema.parse(event.data));
-        return undefined;
-      case 'TransfersReserved':
-        this.addTransfers(event, 'pending', EVENT_CATALOG.TransfersReserved.schema.parse(event.data));
-        return undefined;
-      case 'ReservationChanged': {
-        const d = EVENT_CATALOG.ReservationChanged.schema.parse(event.data);
-        this.settlePending(event, d.transactionId, 'voided');
-        this.addTransfers(event, 'pending', d);
-        return undefined;
-      }
-      case 'ReservationPosted':
-        this.settlePending(event, EVENT_CATALOG.ReservationPosted.schema.parse(event.data).transactionId, 'posted');
-        return undefined;
-      case 'ReservationVoided':
-        this.settlePending(event, EVENT_CATALOG.ReservationVoided.schema.parse(event.data).transactionId, 'voided');
-        return undefined;
-      default:
-        return this.captureRecord(event);
-    }
+  transaction(transactionId: string): TransactionReadRow | undefined {
+    return this.transactions.get(transactionId.toLowerCase());
   }
 
-  /** Configuration records and settings: whatever upsert the SQL projector issues, kept per key. */
-  private async captureRecord(event: RecordedEvent): Promise<void> {
-    const capture = new CapturingExecutor();
-    await projectEvents(capture, [event]);
-    for (const { sql, params } of capture.statements) {
-      const m = UPSERT.exec(sql);
-      if (!m) {
-        throw new Error(`memory projection: ${event.type} needs a statement it does not know; use --projector sql`);
-      }
-      const columns = m[2]!.split(',').map((c) => c.trim());
-      if (columns.length !== params.length || columns[0] !== m[3]) {
-        throw new Error(`memory projection: unexpected upsert shape for ${event.type}`);
-      }
-      const upsert = { table: m[1]!, keyColumn: m[3]!, columns, values: params.map(asText) };
-      const key = `${upsert.table}\u0000${upsert.values[0]}`;
-      // Map order is insertion order: delete first so the newest write is also the last.
-      this.records.delete(key);
-      this.records.set(key, upsert);
+  createTransaction(transactionIdAsNamed: string, row: TransactionReadRow): void {
+    const transactionId = transactionIdAsNamed.toLowerCase();
+    if (this.transactions.has(transactionId)) {
+      throw new Error(`memory projection: transaction ${transactionId} requested twice`);
     }
+    this.transactions.set(transactionId, { ...row, transactionId, loaded: false });
   }
 
-  private applyTransaction(event: RecordedEvent): void {
-    const transactionId = event.streamId.slice('txn-'.length).toLowerCase();
-    let current: TransactionAggregate | undefined;
-    let row: TransactionRow | undefined;
-    if (event.streamVersion > 1) {
-      row = this.transactions.get(transactionId);
-      if (!row) throw new Error(`projection: ${event.type} for unknown transaction ${transactionId}`);
-      current = snapshotOf(row);
-    }
-    const next = evolve(current, event).view;
-    if (event.streamVersion === 1) {
-      const id = next.transactionId.toLowerCase();
-      if (this.transactions.has(id)) throw new Error(`memory projection: transaction ${id} requested twice`);
-      const created: TransactionRow = {
-        transaction_id: id,
-        number: asText(next.number),
-        type: next.type,
-        state: next.state,
-        merchant_id: next.merchantId,
-        provider_id: next.providerId,
-        infrastructure_id: next.infrastructureId,
-        form: next.form,
-        external_id: next.externalId,
-        amount_kurus: next.amountKurus,
-        original_amount_kurus: next.amountKurus,
-        fee_kurus: next.feeKurus,
-        customer: JSON.stringify(next.customer),
-        bank_account_id: next.bankAccount?.bankAccountId ?? null,
-        iban: next.iban ?? null,
-        payment_token: next.paymentToken ?? null,
-        expires_at: next.expiresAt ?? null,
-        assignee: null,
-        reason: null,
-        version: event.streamVersion,
-        created_at: event.createdAt,
-        updated_at: event.createdAt,
-        issueDay: issueDayOf(event.createdAt),
-        loaded: false,
-      };
-      this.transactions.set(id, created);
-      if (next.type === 'deposit' && next.bankAccount) {
-        this.addDailyIssued(next.bankAccount.bankAccountId, created.issueDay, BigInt(next.amountKurus));
-      }
-      return;
-    }
-    if (row!.type === 'deposit') {
-      // Daily volume per receiving account: what is still expected; rejected/expired deposits give it back.
-      const before = FINAL_VOLUME_STATES.includes(row!.state) ? 0n : BigInt(row!.amount_kurus);
-      const after = FINAL_VOLUME_STATES.includes(next.state) ? 0n : BigInt(next.amountKurus);
-      if (before !== after) this.addDailyIssued(row!.bank_account_id, row!.issueDay, after - before);
-    }
-    row!.state = next.state;
-    row!.amount_kurus = next.amountKurus;
-    row!.fee_kurus = next.feeKurus;
-    row!.assignee = next.assignee ?? null;
-    row!.reason = next.reason ?? null;
-    row!.version = event.streamVersion;
-    row!.updated_at = event.createdAt;
+  updateTransaction(transactionId: string, aggregate: TransactionAggregate): void {
+    this.transactions.get(transactionId.toLowerCase())!.aggregate = aggregate;
   }
 
-  private addTransfers(
-    event: RecordedEvent,
-    state: 'pending' | 'posted',
-    data: { transactionId: string; merchantId: string; transfers: Transfer[] },
-  ): void {
-    const transactionId = data.transactionId.toLowerCase();
-    for (const t of data.transfers) {
-      if (this.transfers.has(t.transferId)) throw new Error(`memory projection: transfer ${t.transferId} twice`);
-      this.transfers.set(t.transferId, {
-        transfer_id: t.transferId,
-        transaction_id: transactionId,
-        merchant_id: data.merchantId,
-        debit_account: t.debitAccount,
-        credit_account: t.creditAccount,
-        amount_kurus: t.amountKurus,
-        state,
-        created_at: event.createdAt,
-        updated_at: event.createdAt,
-        loaded: false,
-      });
-      const ids = this.transfersOf.get(transactionId);
-      if (ids) ids.push(t.transferId);
-      else this.transfersOf.set(transactionId, [t.transferId]);
-      const amount = BigInt(t.amountKurus);
-      this.addToBalance(t.debitAccount, state === 'posted' ? 'debits_posted_kurus' : 'debits_pending_kurus', amount);
-      this.addToBalance(t.creditAccount, state === 'posted' ? 'credits_posted_kurus' : 'credits_pending_kurus', amount);
-    }
+  addTransfer(row: TransferReadRow): void {
+    if (this.transfers.has(row.transfer_id)) throw new Error(`memory projection: transfer ${row.transfer_id} twice`);
+    const transactionId = row.transaction_id.toLowerCase();
+    this.transfers.set(row.transfer_id, { ...row, transaction_id: transactionId, loaded: false });
+    const ids = this.transfersOf.get(transactionId);
+    if (ids) ids.push(row.transfer_id);
+    else this.transfersOf.set(transactionId, [row.transfer_id]);
   }
 
-  private settlePending(event: RecordedEvent, transactionIdText: string, state: 'posted' | 'voided'): void {
-    const transactionId = transactionIdText.toLowerCase();
-    for (const id of this.transfersOf.get(transactionId) ?? []) {
+  pendingTransfers(transactionId: string): readonly TransferReadRow[] {
+    const pending: TransferReadRow[] = [];
+    for (const id of this.transfersOf.get(transactionId.toLowerCase()) ?? []) {
       const row = this.transfers.get(id)!;
-      if (row.state !== 'pending') continue;
-      row.state = state;
-      row.updated_at = event.createdAt;
-      const amount = BigInt(row.amount_kurus);
-      this.addToBalance(row.debit_account, 'debits_pending_kurus', -amount);
-      this.addToBalance(row.credit_account, 'credits_pending_kurus', -amount);
-      if (state === 'posted') {
-        this.addToBalance(row.debit_account, 'debits_posted_kurus', amount);
-        this.addToBalance(row.credit_account, 'credits_posted_kurus', amount);
-      }
+      if (row.state === 'pending') pending.push(row);
     }
+    return pending;
   }
 
-  private addDailyIssued(bankAccountId: string | null, day: string, deltaKurus: bigint): void {
-    // The projector's insert fails on a null account (the column is not null): so does this.
-    if (bankAccountId === null) throw new Error('projection: daily volume of a deposit without bank account');
+  settleTransfer(row: TransferReadRow, state: 'posted' | 'voided', at: string): void {
+    row.state = state;
+    row.updated_at = at;
+  }
+
+  addDailyIssued(bankAccountId: string, day: string, deltaKurus: bigint): void {
     const key = `${bankAccountId}\u0000${day}`;
     this.daily.set(key, (this.daily.get(key) ?? 0n) + deltaKurus);
   }
 
-  private addToBalance(account: string, column: keyof BalanceDelta, amountKurus: bigint): void {
+  addToBalance(account: string, column: BalanceColumn, amountKurus: bigint): void {
     let delta = this.balances.get(account);
     if (!delta) {
       delta = {
@@ -529,6 +320,32 @@ export class MemoryProjection {
     delta[column] += amountKurus;
   }
 
+  putConfigRecord(row: ConfigReadRow): void {
+    this.putRecord({
+      table: row.table,
+      keyColumn: row.keyColumn,
+      columns: [row.keyColumn, ...Object.keys(row.columns), 'record', 'updated_at'],
+      values: [row.key, ...Object.values(row.columns).map(asText), JSON.stringify(row.record), row.updatedAt],
+    });
+  }
+
+  putReconciliationRow(row: RecordRow, at: string): void {
+    const columns = rowColumns(row, at);
+    this.putRecord({
+      table: row.table,
+      keyColumn: row.keyColumn,
+      columns: Object.keys(columns),
+      values: Object.values(columns).map(asText),
+    });
+  }
+
+  private putRecord(upsert: RecordUpsert): void {
+    const key = `${upsert.table}\u0000${upsert.values[0]}`;
+    // Map order is insertion order: delete first so the newest write is also the last.
+    this.records.delete(key);
+    this.records.set(key, upsert);
+  }
+
   /** Before a page: the evicted transactions it continues and the evicted pending transfers it settles. */
   private async loadMisses(rows: readonly RecordedEvent[], inScratch: InScratch): Promise<void> {
     const transactionIds = new Set<string>();
@@ -540,11 +357,11 @@ export class MemoryProjection {
         const id = row.streamId.slice('txn-'.length).toLowerCase();
         if (row.streamVersion === 1) startedHere.add(id);
         else if (!this.transactions.has(id) && !startedHere.has(id)) transactionIds.add(id);
-      } else if (SETTLING_TYPES.has(row.type)) {
-        const data = row.data as { transactionId?: unknown };
-        const id = String(data.transactionId ?? '').toLowerCase();
+      } else {
+        const id = settledTransactionOf(row)?.toLowerCase();
+        if (id === undefined) continue;
         const written = this.pendingWritten === 'unknown' || this.pendingWritten.has(id);
-        if (id && written && !this.pendingLoaded.has(id)) settled.add(id);
+        if (written && !this.pendingLoaded.has(id)) settled.add(id);
       }
     }
     if (transactionIds.size === 0 && settled.size === 0) return;
@@ -555,25 +372,15 @@ export class MemoryProjection {
   private async load(tx: SqlExecutor, transactionIds: Set<string>, settled: Set<string>): Promise<void> {
     await this.beforeLoadBack?.(tx);
     if (transactionIds.size > 0) {
-      const { rows } = await tx.query<Omit<TransactionRow, 'loaded'>>(
-        `select transaction_id::text, number::text, type, state, merchant_id, provider_id, infrastructure_id, form,
-                external_id, amount_kurus::text, original_amount_kurus::text, fee_kurus::text, customer::text, bank_account_id,
-                iban, payment_token, expires_at::text, assignee, reason, version, created_at::text, updated_at::text,
-                ((created_at at time zone 'UTC') + interval '3 hours')::date::text as "issueDay"
-         from rm_transactions where transaction_id in (select value::uuid from json_array_elements_text($1::json))`,
-        [JSON.stringify([...transactionIds])],
-      );
-      for (const row of rows) this.transactions.set(row.transaction_id, { ...row, loaded: true });
+      const { rows } = await tx.query<StoredTransactionRow>(TRANSACTION_ROWS_SQL, [[...transactionIds]]);
+      for (const row of rows) {
+        const transactionId = row.snapshot.view.transactionId;
+        this.transactions.set(transactionId, { ...readRowOf(row), transactionId, loaded: true });
+      }
       this.rowsLoadedBack += rows.length;
     }
     if (settled.size > 0) {
-      const { rows } = await tx.query<Omit<TransferRow, 'loaded'>>(
-        `select transfer_id, transaction_id::text, merchant_id, debit_account, credit_account, amount_kurus::text, state,
-                created_at::text, updated_at::text
-         from rm_transfers
-         where state = 'pending' and transaction_id in (select value::uuid from json_array_elements_text($1::json))`,
-        [JSON.stringify([...settled])],
-      );
+      const { rows } = await tx.query<TransferReadRow>(PENDING_TRANSFERS_SQL, [[...settled]]);
       for (const row of rows) {
         if (this.transfers.has(row.transfer_id)) continue;
         this.transfers.set(row.transfer_id, { ...row, loaded: true });
@@ -597,16 +404,16 @@ export class MemoryProjection {
       tx,
       types,
       'rm_transactions',
-      [...TRANSACTION_COLUMNS, 'assignee', 'reason'],
-      txns.filter((r) => !r.loaded),
+      TRANSACTION_COLUMN_NAMES,
+      txns.filter((r) => !r.loaded).map(transactionText),
     );
     await updateRows(
       tx,
       types,
       'rm_transactions',
       'transaction_id',
-      TRANSACTION_MUTABLE,
-      txns.filter((r) => r.loaded),
+      TRANSACTION_MUTABLE_COLUMNS,
+      txns.filter((r) => r.loaded).map(transactionText),
     );
     const transfers = [...held.transfers.values()];
     await insertRows(
@@ -661,30 +468,10 @@ export class MemoryProjection {
   }
 }
 
-/** The view the SQL projector reads back before a later event (projector.ts, `jsonb_build_object`). */
-function snapshotOf(row: TransactionRow): TransactionAggregate {
-  const view = {
-    transactionId: row.transaction_id,
-    number: Number(row.number),
-    type: row.type,
-    state: row.state,
-    merchantId: row.merchant_id,
-    providerId: row.provider_id,
-    infrastructureId: row.infrastructure_id,
-    form: row.form,
-    externalId: row.external_id,
-    amountKurus: row.amount_kurus,
-    originalAmountKurus: row.original_amount_kurus,
-    feeKurus: row.fee_kurus,
-    // Kept as text: the fold copies it along and never reads it, nor is it written back.
-    customer: row.customer,
-    assignee: row.assignee,
-    reason: row.reason,
-    echo: {},
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  } as unknown as TransactionView;
-  return { version: row.version, requestFingerprint: '', view };
+/** A held transaction's columns as COPY and JSON text take them (every value text, a safe integer or null). */
+function transactionText(row: TransactionRow): Record<string, string | number | null> {
+  const columns = transactionColumns(row.transactionId, row);
+  return { ...columns, customer: asText(columns.customer) };
 }
 
 type ColumnTypes = Map<string, string>;

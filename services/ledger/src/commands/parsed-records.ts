@@ -1,5 +1,5 @@
 /**
- * Records of the deposit-context cache, parsed once each. The cache puts a new object in place of a
+ * Records of the read side's deposit context (DepositContexts), parsed once each. The cache puts a new object in place of a
  * record that changes, so an object seen before parses to what it parsed to then (a parse per
  * deposit was 6 µs of its CPU). The parsed values are frozen, since every command shares them.
  */
