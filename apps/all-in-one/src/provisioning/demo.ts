@@ -1,3 +1,5 @@
+import { DEMO_CREDENTIALS } from '@transfergate/contracts';
+
 /** Where the demo's callbacks go (a receiver on this machine): allowed with --demo unless configured. */
 export const DEMO_CALLBACK_ALLOWED_TARGETS: readonly string[] = ['127.0.0.1/32'];
 
@@ -8,7 +10,8 @@ export const DEMO_CALLBACK_BASE = 'http://127.0.0.1:9999/callbacks';
  * The built-in --demo file: one infrastructure and provider per API form, two receiving accounts.
  * Every demo provider is a sandbox provider: the integrator trying the demo decides its own
  * transactions through /sandbox and sees each form's callbacks without an operator (its keys are
- * published anyway). Declared in the file, so every --demo start declares it again.
+ * published anyway). Declared in the file, so every --demo start declares it again. The credentials
+ * are the contract's DEMO_CREDENTIALS: the /docs examples are signed with them.
  */
 export const DEMO_BOOTSTRAP = {
   infrastructures: [
@@ -50,22 +53,19 @@ export const DEMO_BOOTSTRAP = {
         {
           name: 'demo-merchant-api',
           infrastructure: 'demo-merchant',
-          apiKey: 'demo_merchant_key',
-          apiSecret: 'demo_merchant_secret',
+          ...DEMO_CREDENTIALS.merchant,
           sandbox: true,
         },
         {
           name: 'demo-h2h',
           infrastructure: 'demo-h2h',
-          apiKey: 'demo_h2h_key',
-          apiSecret: 'demo_h2h_secret',
+          ...DEMO_CREDENTIALS.h2h,
           sandbox: true,
         },
         {
           name: 'demo-infrastructure',
           infrastructure: 'demo-infra',
-          apiKey: 'demo_infra_key',
-          apiSecret: 'demo_infra_secret',
+          ...DEMO_CREDENTIALS.infrastructure,
           sandbox: true,
         },
       ],
