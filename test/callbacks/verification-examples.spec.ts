@@ -13,13 +13,14 @@ import { parseBootstrap } from '@transfergate/all-in-one';
 import { issueBootstrap, postJson, startTestApp, type TestApp } from '../support/test-app.js';
 import { freePort } from '../support/free-port.js';
 import { panelClient } from '../panel/panel-client.js';
-import { CB_KEYS, CallbackReceiver, callbackBootstrapFile, h2hRequest } from './callback-fixture.js';
+import { CB_KEYS, CallbackReceiver, callbackBootstrapFile, h2hRequest, infraRequest } from './callback-fixture.js';
 
 /**
- * The callback verification examples of docs/integrators.md and /docs, run as written: the Node and the Python
- * receiver get real callbacks from a real dispatcher (the MD5 format and the H2H format), verify them
- * and answer 2xx, and refuse a forged one; a Standard Webhooks library verifies a real callback with
- * the secret given as docs/integrators.md says (`whsec_` + base64 of the API secret).
+ * The callback verification examples of docs/integrators.md and /docs, run as written: the Node and the
+ * Python receiver get real callbacks from a real dispatcher (the Node one of two forms, MD5 and H2H,
+ * each verified with its own provider's secret; the Python one the Infrastructure form), verify them
+ * and answer 2xx, and refuse a forged one or one signed with another form's secret; a Standard Webhooks
+ * library verifies a real callback with the secret given as the docs say (`whsec_` + base64 of the API secret).
  */
 interface Example {
   child: ChildProcess;
@@ -28,10 +29,17 @@ interface Example {
   stop: () => Promise<void>;
 }
 
-async function startExample(command: string, file: string, secret: string): Promise<Example> {
+/** Every form's callback path → that form's provider's API secret, as the examples take it. */
+const CALLBACK_SECRETS = JSON.stringify({
+  '/cb-md5/': CB_KEYS.md5.apiSecret,
+  '/cb-h2h/': CB_KEYS.h2h.apiSecret,
+  '/cb-infra/': CB_KEYS.infra.apiSecret,
+});
+
+async function startExample(command: string, file: string): Promise<Example> {
   const port = await freePort();
   const child = spawn(command, [file], {
-    env: { PATH: process.env.PATH ?? '', CALLBACK_SECRET: secret, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', CALLBACK_SECRETS, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -83,16 +91,17 @@ describe('callback verification examples (docs/integrators.md, /docs)', () => {
     dir = mkdtempSync(join(tmpdir(), 'tg-verify-'));
     writeFileSync(join(dir, 'verify-callback.mjs'), CALLBACK_VERIFICATION_NODE);
     writeFileSync(join(dir, 'verify_callback.py'), CALLBACK_VERIFICATION_PYTHON);
-    node = await startExample(process.execPath, join(dir, 'verify-callback.mjs'), CB_KEYS.md5.apiSecret);
-    python = await startExample('python3', join(dir, 'verify_callback.py'), CB_KEYS.h2h.apiSecret);
+    node = await startExample(process.execPath, join(dir, 'verify-callback.mjs'));
+    python = await startExample('python3', join(dir, 'verify_callback.py'));
     receiver = await new CallbackReceiver().start();
-    // MD5 callbacks go to the Node example, H2H ones to the Python example, Merchant ones to a recorder.
+    // MD5 and H2H callbacks go to the Node example (one receiver, two forms, two secrets),
+    // Infrastructure ones to the Python example, Merchant ones to a recorder.
     const file = callbackBootstrapFile(receiver.base);
     for (const infrastructure of file.infrastructures) {
       const base =
-        infrastructure.slug === 'cb-md5'
+        infrastructure.slug === 'cb-md5' || infrastructure.slug === 'cb-h2h'
           ? `http://127.0.0.1:${node.port}`
-          : infrastructure.slug === 'cb-h2h'
+          : infrastructure.slug === 'cb-infra'
             ? `http://127.0.0.1:${python.port}`
             : receiver.base;
       infrastructure.callback_deposit = `${base}/${infrastructure.slug}/deposit`;
@@ -142,15 +151,26 @@ describe('callback verification examples (docs/integrators.md, /docs)', () => {
   it('the Node example verifies a real MD5-format callback (headers and MD5 signature) and answers 2xx', async () => {
     const externalId = `VERIFY-MD5-${Date.now()}`;
     await approveH2hDeposit(CB_KEYS.md5, externalId, 150.5);
-    const line = await waitForOutput(node, /^verified (\S+) (.+)$/m, 'verified line');
+    const line = await waitForOutput(node, /^verified (\S+) \/cb-md5\/deposit (.+)$/m, 'verified line');
     expect(JSON.parse(line[2]!)).toMatchObject({ transactionId: externalId, amount: 150.5, status: 'confirmed' });
     expect(await deliveryState(externalId)).toEqual({ state: 'delivered', last_status_code: 200 });
   });
 
-  it('the Python example verifies a real H2H-format callback and answers 2xx', async () => {
+  it("the same Node receiver verifies a real H2H-format callback with the H2H provider's secret", async () => {
     const externalId = `VERIFY-H2H-${Date.now()}`;
     await approveH2hDeposit(CB_KEYS.h2h, externalId, 99);
-    await waitForOutput(python, /^verified \S+$/m, 'verified line');
+    const line = await waitForOutput(node, /^verified (\S+) \/cb-h2h\/deposit (.+)$/m, 'verified H2H line');
+    expect(line[2]).toContain(externalId);
+    expect(await deliveryState(externalId)).toEqual({ state: 'delivered', last_status_code: 200 });
+  });
+
+  it('the Python example verifies a real Infrastructure-format callback and answers 2xx', async () => {
+    const externalId = `VERIFY-INF-${Date.now()}`;
+    const request = infraRequest(externalId, 120, { CustomerFullName: 'Mehmet Demir' });
+    expect((await postJson(`${app.baseUrl}/deposits/deposit-request`, request)).status).toBe(200);
+    const status = await postJson(`${app.baseUrl}/status/${externalId}`, {}, creds(CB_KEYS.infra));
+    expect((await client.post('/panel/deposit/approve', { id: String(status.body.uuid) }, admin)).status).toBe(201);
+    await waitForOutput(python, /^verified \S+ \/cb-infra\/deposit$/m, 'verified line');
     expect(await deliveryState(externalId)).toEqual({ state: 'delivered', last_status_code: 200 });
   });
 
@@ -167,18 +187,21 @@ describe('callback verification examples (docs/integrators.md, /docs)', () => {
       };
     };
     for (const example of [node, python]) {
-      const post = (headers: Record<string, string>) =>
-        fetch(`http://127.0.0.1:${example.port}/cb`, { method: 'POST', headers, body }).then((r) => r.status);
-      expect(await post(headersWith('not-the-secret', now))).toBe(401);
-      expect(
-        await post(headersWith(example === node ? CB_KEYS.md5.apiSecret : CB_KEYS.h2h.apiSecret, now - 3_600)),
-      ).toBe(401);
+      const post = (path: string, headers: Record<string, string>) =>
+        fetch(`http://127.0.0.1:${example.port}${path}`, { method: 'POST', headers, body }).then((r) => r.status);
+      // The control: signed with the H2H secret and sent to the H2H path, it is verified.
+      expect(await post('/cb-h2h/deposit', headersWith(CB_KEYS.h2h.apiSecret, now))).toBe(200);
+      expect(await post('/cb-h2h/deposit', headersWith('not-the-secret', now))).toBe(401);
+      expect(await post('/cb-h2h/deposit', headersWith(CB_KEYS.h2h.apiSecret, now - 3_600))).toBe(401);
+      // Another form's secret is not this form's: refused, and so is a path no secret is configured for.
+      expect(await post('/cb-h2h/deposit', headersWith(CB_KEYS.infra.apiSecret, now))).toBe(401);
+      expect(await post('/elsewhere', headersWith(CB_KEYS.h2h.apiSecret, now))).toBe(401);
     }
     // Correctly signed but the MD5 signature of the body is wrong: the Node example checks that too.
     const signed = headersWith(CB_KEYS.md5.apiSecret, now);
     const md5Forged = JSON.stringify({ ...JSON.parse(body), signature: '0'.repeat(32) });
     const forged = new Webhook(`whsec_${Buffer.from(CB_KEYS.md5.apiSecret, 'utf8').toString('base64')}`);
-    const status = await fetch(`http://127.0.0.1:${node.port}/cb`, {
+    const status = await fetch(`http://127.0.0.1:${node.port}/cb-md5/deposit`, {
       method: 'POST',
       headers: { ...signed, 'webhook-signature': forged.sign(signed['webhook-id'], new Date(now * 1000), md5Forged) },
       body: md5Forged,

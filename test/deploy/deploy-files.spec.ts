@@ -9,6 +9,14 @@ import { Namespace, ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import {
+  ConfigError,
+  PROVISIONING_SECRETS,
+  SERVICE_SECRETS,
+  loadRuntimeConfig,
+  loadServiceConfig,
+  type DistributedServiceName,
+} from '@transfergate/runtime';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -99,7 +107,20 @@ describe('docker-compose.yml', () => {
       images.add(service.image);
       expect(service.command).toEqual(['node', `services/${name}/dist/main.js`]);
       expect(service.environment.PORT).toBe(String(port));
-      expect(service.ports).toEqual([`${port}:${port}`]);
+      // Internal services (no public route) publish on loopback only.
+      const internal = name === 'ledger' || name === 'callback-dispatcher';
+      expect({ name, ports: service.ports }).toEqual({
+        name,
+        ports: [internal ? `127.0.0.1:${port}:${port}` : `${port}:${port}`],
+      });
+      // /metrics can be guarded; the sealing key reaches only the services that read it; the first
+      // admin's password reaches none (it is the provisioning run's).
+      expect(service.environment.METRICS_TOKEN).toBe('${METRICS_TOKEN:-}');
+      expect({ name, key: 'TRANSFERGATE_SECRET_KEY' in service.environment }).toEqual({
+        name,
+        key: SERVICE_SECRETS[name as DistributedServiceName].includes('TRANSFERGATE_SECRET_KEY'),
+      });
+      expect(service.environment.ADMIN_PASSWORD).toBeUndefined();
       expect(service.healthcheck.test.join(' ')).toContain(`http://127.0.0.1:${port}/readyz`);
       expect(service.depends_on.postgres.condition).toBe('service_healthy');
       expect(service.depends_on.nats.condition).toBe('service_healthy');
@@ -166,10 +187,19 @@ describe('deploy/k8s', () => {
       }
       expect(pod.securityContext.runAsNonRoot).toBe(true);
       expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
-      expect(container.envFrom).toEqual([
-        { configMapRef: { name: 'transfergate-config' } },
-        { secretRef: { name: 'transfergate-secrets' } },
-      ]);
+      // The shared settings whole, but of the Secret only the keys this service reads.
+      expect(container.envFrom).toEqual([{ configMapRef: { name: 'transfergate-config' } }]);
+      const secretRefs = (container.env as Yaml[])
+        .filter((e) => e.valueFrom?.secretKeyRef)
+        .map((e) => {
+          expect(e.valueFrom.secretKeyRef.name).toBe('transfergate-secrets');
+          expect(e.valueFrom.secretKeyRef.key).toBe(e.name);
+          return e.name as string;
+        });
+      expect({ name, secrets: secretRefs.sort() }).toEqual({
+        name,
+        secrets: [...SERVICE_SECRETS[name as DistributedServiceName]].sort(),
+      });
       const selector = deployment.spec.selector.matchLabels;
       expect(deployment.spec.template.metadata.labels).toMatchObject(selector);
       const service = services.find((s) => s.metadata.name === name)!;
@@ -185,10 +215,48 @@ describe('deploy/k8s', () => {
     expect([...kustomization.resources].sort()).toEqual(files.sort());
   });
 
-  it('the Secret holds placeholders only, clearly marked', () => {
-    const [secret] = of('Secret');
-    for (const value of Object.values(secret!['stringData' as 'spec'] as Record<string, string>)) {
-      expect(value).toContain('CHANGE-ME');
+  const secretData = () => of('Secret')[0]!['stringData' as 'spec'] as Record<string, string>;
+  const configData = () => of('ConfigMap')[0]!['data' as 'spec'] as Record<string, string>;
+
+  it('the Secret holds placeholders only, clearly marked, and each key is read by someone', () => {
+    const data = secretData();
+    for (const value of Object.values(data)) expect(value).toContain('CHANGE-ME');
+    const read = new Set([...Object.values(SERVICE_SECRETS).flat(), ...PROVISIONING_SECRETS]);
+    expect(Object.keys(data).filter((key) => !read.has(key))).toEqual([]);
+  });
+
+  it("a placeholder left in the Secret stops every service's start, ADMIN_PASSWORD's too", () => {
+    const data = secretData();
+    // The first admin's password passes every other check (10+ characters): the placeholder is refused.
+    expect(data.ADMIN_PASSWORD!.length).toBeGreaterThanOrEqual(10);
+    expect(() => loadRuntimeConfig({ ADMIN_PASSWORD: data.ADMIN_PASSWORD })).toThrow(
+      /ADMIN_PASSWORD: still the deploy files' placeholder/,
+    );
+    for (const [service, keys] of Object.entries(SERVICE_SECRETS)) {
+      const env = { ...configData(), ...Object.fromEntries(keys.map((key) => [key, data[key]])) };
+      let error: unknown;
+      try {
+        loadServiceConfig(env, service as DistributedServiceName);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      // DATABASE_URL's placeholder is a valid URL otherwise: it is named for its placeholder.
+      expect((error as Error).message).toContain("DATABASE_URL: still the deploy files' placeholder");
+    }
+  });
+
+  it('with real values each service starts from its own keys only; one without the sealing key cannot read one', () => {
+    const real: Record<string, string> = {
+      DATABASE_URL: 'postgres://transfergate:s3cret@postgres:5432/transfergate',
+      TRANSFERGATE_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      METRICS_TOKEN: 'a-metrics-token-0123456789',
+    };
+    for (const [service, keys] of Object.entries(SERVICE_SECRETS)) {
+      const env = { ...configData(), ...Object.fromEntries(keys.map((key) => [key, real[key]!])) };
+      const config = loadServiceConfig(env, service as DistributedServiceName);
+      if (keys.includes('TRANSFERGATE_SECRET_KEY')) expect(config.runtime.secretKey).toHaveLength(32);
+      else expect(() => config.runtime.secretKey).toThrow(/not given to this service/);
     }
   });
 

@@ -13,6 +13,23 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 const dir = join(import.meta.dirname, '..', '..', 'deploy', 'monitoring');
 const rulesFile = join(dir, 'transfergate-alerts.yaml');
 const dashboardFile = join(dir, 'transfergate-dashboard.json');
+const operationsFile = join(import.meta.dirname, '..', '..', 'docs', 'operations.md');
+
+/** GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+/** The sections of docs/operations.md by anchor, each with its text up to the next heading. */
+function operationsSections(): Map<string, string> {
+  const sections = new Map<string, string>();
+  const parts = readFileSync(operationsFile, 'utf8').split(/^#{2,4} (.+)$/m);
+  for (let i = 1; i < parts.length; i += 2) sections.set(anchorOf(parts[i]!), parts[i + 1] ?? '');
+  return sections;
+}
 
 interface Rule {
   alert?: string;
@@ -85,10 +102,30 @@ describe('deploy/monitoring', () => {
       expect(rule.annotations?.summary?.length).toBeGreaterThan(10);
       expect(rule.annotations?.description?.length).toBeGreaterThan(10);
     }
-    // The two things operators are paged on.
+    // The two things an on-call engineer is paged on first: callbacks and open deposits.
     const exprs = all.map((rule) => String(rule.expr)).join('\n');
     expect(exprs).toContain('transfergate_callbacks_failing');
     expect(exprs).toContain('transfergate_oldest_open_deposit_age_seconds');
+  });
+
+  it('every alert links its runbook: a section of docs/operations.md that says what to check and do', () => {
+    const sections = operationsSections();
+    for (const rule of rules()) {
+      const url = rule.annotations?.runbook_url ?? '';
+      const anchor = /^https:\/\/[^\s#]+\/docs\/operations\.md#([a-z0-9-]+)$/.exec(url)?.[1];
+      expect({ alert: rule.alert, anchor }).toEqual({ alert: rule.alert, anchor: rule.alert!.toLowerCase() });
+      const section = sections.get(anchor!) ?? '';
+      expect({ alert: rule.alert, words: section.split(/\s+/).filter(Boolean).length > 40 }).toEqual({
+        alert: rule.alert,
+        words: true,
+      });
+    }
+    // The callback alerts name the merchant, whose series the gauge keeps apart.
+    for (const name of ['TransfergateCallbacksRetrying', 'TransfergateCallbacksGaveUp']) {
+      const rule = rules().find((r) => r.alert === name)!;
+      expect(String(rule.expr)).toMatch(/max by \(merchant\)/);
+      expect(rule.annotations?.summary).toContain('{{ $labels.merchant }}');
+    }
   });
 
   it('the dashboard: JSON with unique panel ids, each panel with at least one PromQL target', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { chromium } from 'playwright-core';
+import { DEMO_BOOTSTRAP, parseBootstrap } from '@transfergate/all-in-one';
 import { issueBootstrap, postJson, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** The Gateway table of the contract (Endpoints → Gateway): path, documented methods, success status. */
@@ -30,9 +31,15 @@ const GATEWAY_TABLE: [path: string, method: string, status: string][] = [
   ['/sandbox/transactions/{identifier}/reject', 'post', '201'],
 ];
 
-// The provisioning file of the tests issues these credentials; the document's examples use them too.
+// The provisioning file of the tests issues these credentials.
 const API_KEY = 'ak_test_1';
 const API_SECRET = 'sk_test_1';
+// The document's examples are signed with the --demo providers' published credentials.
+const DEMO = {
+  h2h: { apiKey: 'demo_h2h_key', apiSecret: 'demo_h2h_secret' },
+  merchant: { apiKey: 'demo_merchant_key', apiSecret: 'demo_merchant_secret' },
+  infrastructure: { apiKey: 'demo_infra_key', apiSecret: 'demo_infra_secret' },
+};
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -50,6 +57,7 @@ describe('OpenAPI document and API reference over HTTP', () => {
   beforeAll(async () => {
     app = await startTestApp('pglite');
     await app.provision(issueBootstrap());
+    await app.provision(parseBootstrap(DEMO_BOOTSTRAP, '--demo'));
     const response = await get('/openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -172,14 +180,16 @@ describe('OpenAPI document and API reference over HTTP', () => {
     expect(document['x-error-codes']).toMatchObject({ duplicate_transaction: 409, no_receiving_account: 503 });
   });
 
-  it('carries H2H examples whose hash is right, and the example is accepted by the gateway', async () => {
+  it("carries H2H examples signed with the demo's keys, and the example is accepted by the gateway", async () => {
     const examples = Object.values(
       document.paths['/deposit/bank'].post.requestBody.content['application/json'].examples,
     ) as Json[];
     expect(examples.length).toBeGreaterThan(0);
     for (const { value } of examples) {
-      expect(value.apikey).toBe(API_KEY);
-      expect(value.hash).toBe(sha256(`${value.apikey}${value.transaction_id}${API_SECRET}${Math.round(value.amount)}`));
+      expect(value.apikey).toBe(DEMO.h2h.apiKey);
+      expect(value.hash).toBe(
+        sha256(`${value.apikey}${value.transaction_id}${DEMO.h2h.apiSecret}${Math.round(value.amount)}`),
+      );
     }
     // The example without callback_url (the provisioned infrastructure registers another URL).
     const minimal = examples.find(({ value }) => value.callback_url === undefined)!.value;
@@ -189,6 +199,21 @@ describe('OpenAPI document and API reference over HTTP', () => {
       document.paths['/deposit/bank'].post.responses['201'].content['application/json'].schema,
     );
     expect(Object.keys(response.body).sort()).toEqual(Object.keys(documented.properties).sort());
+  });
+
+  it("the Merchant and Infrastructure deposit examples are accepted as they are by the demo's providers", async () => {
+    const merchant = document.paths['/deposit'].post.requestBody.content['application/json'].examples;
+    const inHeaders = await postJson(`${app.baseUrl}/deposit`, merchant.headers.value, {
+      'x-api-key': DEMO.merchant.apiKey,
+      'x-api-secret': DEMO.merchant.apiSecret,
+    });
+    expect([inHeaders.status, inHeaders.body.success]).toEqual([200, true]);
+    const infrastructure = Object.values(
+      document.paths['/deposits/deposit-request'].post.requestBody.content['application/json'].examples,
+    ) as Json[];
+    expect(infrastructure.length).toBeGreaterThan(0);
+    const created = await postJson(`${app.baseUrl}/deposits/deposit-request`, infrastructure[0]!.value);
+    expect([created.status, created.body.success]).toEqual([200, true]);
   });
 
   it('describes what the live endpoints answer (keys of health, module health, banks, test-auth, status)', async () => {

@@ -168,7 +168,7 @@ describe.each(ENGINES)('operability (%s)', (engine: Engine) => {
     expect(valueOf(after, 'transfergate_subscription_lag_seconds', { consumer: 'ledger-read-models' })).toBe(0);
   });
 
-  it('shows callbacks failing (retrying, then failed), logs each failed attempt at warn, and the oldest open deposit', async () => {
+  it('shows callbacks failing per merchant (retrying, then failed), logs each failed attempt once at warn naming whose it was, and the oldest open deposit', async () => {
     await app.settle();
     const before = await scrape();
     // An open deposit: its age is the oldest open one (every earlier deposit of this suite is decided).
@@ -194,15 +194,38 @@ describe.each(ENGINES)('operability (%s)', (engine: Engine) => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(
-      valueOf(after, 'transfergate_callbacks_failing', { state: 'failed' }) -
-        valueOf(before, 'transfergate_callbacks_failing', { state: 'failed' }),
+      valueOf(after, 'transfergate_callbacks_failing', { state: 'failed', merchant: 'Callbacks' }) -
+        valueOf(before, 'transfergate_callbacks_failing', { state: 'failed', merchant: 'Callbacks' }),
     ).toBe(1);
-    expect(valueOf(after, 'transfergate_callbacks_failing', { state: 'retrying' })).toBe(0);
-    const warned = parsedLines().filter((line) => line.msg === 'callback attempt failed');
-    const ours = warned.filter((line) => line.level === 'warn' || line.level === 40);
-    expect(ours.length).toBeGreaterThanOrEqual(3);
+    expect(valueOf(after, 'transfergate_callbacks_failing', { state: 'retrying', merchant: 'Callbacks' })).toBe(0);
+    // Every series names its merchant.
+    const failing = after.filter((s) => s.name === 'transfergate_callbacks_failing');
+    expect(failing.length).toBeGreaterThan(0);
+    for (const series of failing) expect(Object.keys(series.labels).sort()).toEqual(['merchant', 'state']);
+    // Each failed attempt is one line, at warn, naming the merchant, the infrastructure, the
+    // merchant's transaction id and the target host (never the URL: it may carry a token).
+    const ours = parsedLines().filter((line) => line.merchantTransactionId === externalId);
+    expect(ours).toHaveLength(3);
+    for (const line of ours) {
+      expect(line).toMatchObject({
+        level: 'warn',
+        msg: 'callback attempt failed',
+        merchant: 'Callbacks',
+        infrastructure: 'Callbacks cb-h2h',
+        merchantTransactionId: externalId,
+        targetHost: new URL(receiver.base).host,
+      });
+      expect(JSON.stringify(line)).not.toContain('/cb-h2h/deposit');
+    }
     expect(ours.at(-1)).toMatchObject({ statusCode: 500, error: 'HTTP 500', next: 'failed' });
-    expect(ours.slice(-3).map((line) => line.attempt)).toEqual([1, 2, 3]);
+    expect(ours.map((line) => line.attempt)).toEqual([1, 2, 3]);
+    // No info line besides: the info 'callback attempt' lines are the successful ones only.
+    const deliveryIds = new Set(ours.map((line) => line.deliveryId));
+    expect(deliveryIds.size).toBe(1);
+    const infoForIt = parsedLines().filter(
+      (line) => line.msg === 'callback attempt' && deliveryIds.has(line.deliveryId as string),
+    );
+    expect(infoForIt).toEqual([]);
   });
 
   it('keeps the request id of a deposit through the ledger, the projection, the dispatcher and the callback', async () => {

@@ -7,7 +7,12 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadRuntimeConfig } from './config/runtime-config.js';
 import { createApp, type RunningApp } from './create-app.js';
 import { runStatementCommand } from './cli/statement/statement.command.js';
-import { DEMO_BOOTSTRAP, DEMO_CALLBACK_ALLOWED_TARGETS, demoInstructions } from './provisioning/demo.js';
+import {
+  DEMO_BOOTSTRAP,
+  DEMO_CALLBACK_ALLOWED_TARGETS,
+  DEMO_CALLBACK_BASE,
+  demoInstructions,
+} from './provisioning/demo.js';
 import {
   BootstrapFileError,
   assertBootstrapCallbackTargets,
@@ -16,6 +21,10 @@ import {
 } from './provisioning/provisioner.js';
 import { DataDirLockedError } from '@transfergate/event-store';
 import { DEMO_DEFAULT_HOST, MAIN_USAGE } from './cli/usage.js';
+import { consoleFormatFrom, consolePrinter } from './cli/console-lines.js';
+
+/** The server's own lines (banner, stop lines) follow the log format: JSON lines when LOG_FORMAT=json. */
+const say = consolePrinter(consoleFormatFrom(process.env));
 
 /** The generated admin password is also written here (mode 0600), inside DATA_DIR. */
 const ADMIN_PASSWORD_FILE = 'admin-password';
@@ -50,7 +59,9 @@ async function main(): Promise<void> {
   // policy refuses by default: --demo allows loopback unless CALLBACK_ALLOWED_TARGETS says otherwise.
   if (values.demo && process.env.CALLBACK_ALLOWED_TARGETS === undefined) {
     config.callbackAllowedTargets = [...DEMO_CALLBACK_ALLOWED_TARGETS];
-    console.log(`--demo: callbacks may reach ${DEMO_CALLBACK_ALLOWED_TARGETS.join(', ')} (CALLBACK_ALLOWED_TARGETS)`);
+    say.info(`--demo: callbacks may reach ${DEMO_CALLBACK_ALLOWED_TARGETS.join(', ')} (CALLBACK_ALLOWED_TARGETS)`, {
+      callbackAllowedTargets: DEMO_CALLBACK_ALLOWED_TARGETS,
+    });
   }
   // Read the files before opening anything: a bad file stops the start with nothing half-applied.
   const files = [
@@ -70,17 +81,20 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`${signal}: draining in-flight requests, then exiting`);
+    say.info(`${signal}: draining in-flight requests, then exiting`, { signal });
     const force = setTimeout(() => {
-      console.error(`shutdown did not finish within ${config.shutdownTimeoutMs} ms; exiting`);
+      say.error(`shutdown did not finish within ${config.shutdownTimeoutMs} ms; exiting`, {
+        shutdownTimeoutMs: config.shutdownTimeoutMs,
+      });
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
     try {
       await running.close();
+      say.info('stopped', { signal });
       process.exit(0);
     } catch (error) {
-      console.error(`shutdown failed: ${String(error)}`);
+      say.error(`shutdown failed: ${String(error)}`);
       process.exit(1);
     }
   };
@@ -89,29 +103,49 @@ async function main(): Promise<void> {
 
   for (const file of files) {
     const summary = await running.provision(file);
-    console.log(`provisioning: ${summary.changed} records changed, ${summary.unchanged} already as declared`);
+    say.info(`provisioning: ${summary.changed} records changed, ${summary.unchanged} already as declared`, {
+      changed: summary.changed,
+      unchanged: summary.unchanged,
+    });
   }
   const admin = await running.ensureFirstAdmin();
   let passwordFile: string | undefined;
   if (admin.generatedPassword) {
     passwordFile = writeAdminPasswordFile(config.dataDir, admin.generatedPassword);
-    console.log(
+    // A JSON line goes to a log collector, where a password must never be: it names the file only.
+    say.info(
       `\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once, also written to ${passwordFile}, mode 0600; set ADMIN_PASSWORD to choose it)\n`,
+      { operator: 'admin', passwordFile },
+      `first start: operator "admin" created with a generated password, written to ${passwordFile} (mode 0600)`,
     );
   } else if (admin.created) {
-    console.log('First start: operator "admin" created with ADMIN_PASSWORD');
+    say.info('First start: operator "admin" created with ADMIN_PASSWORD', { operator: 'admin' });
   }
 
   await running.app.listen({ port: config.port, host: config.host });
   const baseUrl = `http://127.0.0.1:${config.port}`;
-  console.log(
-    `transfergate listening on ${config.host}:${config.port} (${config.databaseUrl ? 'PostgreSQL server' : `PGlite in ${config.dataDir}`})`,
-  );
-  if (values.demo) console.log(demoInstructions(baseUrl));
+  const database = config.databaseUrl ? 'PostgreSQL server' : `PGlite in ${config.dataDir}`;
+  say.info(`transfergate listening on ${config.host}:${config.port} (${database})`, {
+    host: config.host,
+    port: config.port,
+    database: config.databaseUrl ? 'postgresql' : 'pglite',
+  });
+  if (values.demo) say.info(demoInstructions(baseUrl), { baseUrl }, 'demo data applied');
   // The logger writes asynchronously: what it still holds (the first admin's append, say) would
   // otherwise land after the banner, which must be the last thing a first start prints.
   await flushLogger(running.observability.logger, LOG_FLUSH_TIMEOUT_MS);
-  console.log(readyBanner(baseUrl, admin, passwordFile));
+  const demoCallbacks = values.demo ? `${DEMO_CALLBACK_BASE}/{merchant,h2h,infra}/{deposit,withdrawal}` : undefined;
+  say.info(
+    readyBanner(baseUrl, admin, passwordFile, demoCallbacks),
+    {
+      api: baseUrl,
+      docs: `${baseUrl}/docs`,
+      panel: `${baseUrl}/admin/`,
+      ...(passwordFile ? { adminPasswordFile: passwordFile } : {}),
+      ...(demoCallbacks ? { demoCallbacks } : {}),
+    },
+    'transfergate is ready',
+  );
 }
 
 const LOG_FLUSH_TIMEOUT_MS = 1_000;
@@ -149,10 +183,10 @@ const startOrSubcommand =
 
 startOrSubcommand.catch((error) => {
   if (error instanceof ConfigError || error instanceof BootstrapFileError || error instanceof DataDirLockedError) {
-    console.error(error.message);
+    say.error(error.message);
     process.exit(2);
   }
-  console.error(`transfergate failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  say.error(`transfergate failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
 
@@ -161,6 +195,7 @@ function readyBanner(
   baseUrl: string,
   admin: { created: boolean; generatedPassword?: string },
   passwordFile: string | undefined,
+  demoCallbacks: string | undefined,
 ): string {
   const signIn = admin.generatedPassword
     ? `admin / ${admin.generatedPassword} (generated, shown once) — also in ${passwordFile} (mode 0600)`
@@ -173,6 +208,10 @@ function readyBanner(
     `    API            ${baseUrl}   (reference: ${baseUrl}/docs)`,
     `    Panel          ${baseUrl}/admin/`,
     `    Sign in as     ${signIn}`,
+    // The demo's callbacks go to a receiver the integrator runs on this machine (docs/integrators.md).
+    ...(demoCallbacks
+      ? [`    Callbacks      ${demoCallbacks}   (demo: run a receiver on port ${new URL(DEMO_CALLBACK_BASE).port})`]
+      : []),
     '',
   ].join('\n');
 }

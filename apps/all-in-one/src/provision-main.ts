@@ -8,7 +8,7 @@ import * as contracts from '@transfergate/contracts';
 import { openDatabase } from '@transfergate/event-store';
 import { LEDGER_PROJECTION } from '@transfergate/ledger';
 import { messageCatalogOf, RemoteBusModule, transportConfigFrom } from '@transfergate/messaging';
-import { waitForCheckpoint } from '@transfergate/runtime';
+import { placeholderProblems, waitForCheckpoint } from '@transfergate/runtime';
 import { applyBootstrap, BootstrapFileError, ensureFirstAdmin, readBootstrapFile } from './provisioning/provisioner.js';
 
 /** How long to wait for the ledger's projection to include what was provisioned. */
@@ -26,6 +26,8 @@ async function main(): Promise<void> {
   const path = values.bootstrap ?? process.env.TRANSFERGATE_BOOTSTRAP;
   const file = path ? readBootstrapFile(path) : undefined;
   if (!process.env.DATABASE_URL) throw new BootstrapFileError('DATABASE_URL is required');
+  const placeholders = placeholderProblems(process.env);
+  if (placeholders.length > 0) throw new BootstrapFileError(`invalid configuration: ${placeholders.join('; ')}`);
   const transport = transportConfigFrom(process.env);
   const db = await openDatabase({
     databaseUrl: process.env.DATABASE_URL,

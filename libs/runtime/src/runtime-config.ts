@@ -160,24 +160,59 @@ function secretKeyFor(env: z.infer<typeof EnvSchema>, dataDir: string): Buffer {
   return key;
 }
 
-export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrapFile?: string } = {}): RuntimeConfig {
+/** The variables that carry secrets: the deploy files' Secret has placeholders for these. */
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'TRANSFERGATE_SECRET_KEY',
+  'SECRET_KEY',
+  'ADMIN_PASSWORD',
+  'METRICS_TOKEN',
+] as const;
+
+/** The mark of a placeholder in the deploy files (deploy/k8s/config.yaml: `CHANGE-ME…`). */
+const PLACEHOLDER = /CHANGE[-_ ]?ME/i;
+
+/**
+ * A secret still holding the deploy files' placeholder is refused at start: it would otherwise pass
+ * every other check (`CHANGE-ME-at-least-10-chars` is a valid password, a URL with the password
+ * `CHANGE-ME` a valid URL) and run production on a value published in the repository.
+ */
+export function placeholderProblems(env: NodeJS.ProcessEnv): string[] {
+  return SECRET_VARIABLES.filter((name) => PLACEHOLDER.test(env[name] ?? '')).map(
+    (name) => `${name}: still the deploy files' placeholder (CHANGE-ME); set a real value`,
+  );
+}
+
+export interface RuntimeConfigOverrides {
+  bootstrapFile?: string;
+  /**
+   * `not-used`: this process never seals or opens a secret (a service that is not given
+   * TRANSFERGATE_SECRET_KEY): none is required, and reading `secretKey` throws instead of inventing one.
+   */
+  secretKey?: 'required' | 'not-used';
+}
+
+export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: RuntimeConfigOverrides = {}): RuntimeConfig {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...placeholderProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
   const callbackLeaseMs = e.CALLBACK_LEASE_MS || Math.max(30_000, e.CALLBACK_REQUEST_TIMEOUT_MS + 15_000);
   if (callbackLeaseMs < e.CALLBACK_REQUEST_TIMEOUT_MS + 1_000) {
     throw new ConfigError(['CALLBACK_LEASE_MS must be at least CALLBACK_REQUEST_TIMEOUT_MS + 1000']);
   }
-  return {
+  const withoutKey = overrides.secretKey === 'not-used' && !e.TRANSFERGATE_SECRET_KEY;
+  const config: RuntimeConfig = {
     port: e.PORT,
     host: e.HOST,
     dataDir,
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     depositTtlMs: e.DEPOSIT_TTL_MINUTES * 60_000,
-    secretKey: secretKeyFor(e, dataDir),
+    secretKey: withoutKey ? Buffer.alloc(0) : secretKeyFor(e, dataDir),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: (e.TRUST_PROXY ?? '')
       .split(',')
@@ -202,6 +237,17 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: { bootstrap
       leaseMs: callbackLeaseMs,
     },
   };
+  if (withoutKey) {
+    // A process that was not given the key must never seal with one it made up (what it sealed
+    // could not be opened by the others): reading it is a configuration error, loudly.
+    Object.defineProperty(config, 'secretKey', {
+      enumerable: false,
+      get(): Buffer {
+        throw new ConfigError(['TRANSFERGATE_SECRET_KEY is not given to this service, which does not use it']);
+      },
+    });
+  }
+  return config;
 }
 
 /** Every environment variable loadRuntimeConfig reads (docs/operations.md's configuration table lists them). */

@@ -12,6 +12,23 @@ export const SERVICE_PORTS = {
 
 export type DistributedServiceName = keyof typeof SERVICE_PORTS;
 
+/**
+ * The secrets each service process reads, and nothing more: a deployment hands each service only
+ * these keys of its Secret (deploy/k8s), so a compromised gateway never holds the sealing key. Every
+ * service opens the database and guards /metrics; only the ledger (provider secrets), the panel
+ * (two-factor secrets) and the callback dispatcher (signing callbacks) seal or open secrets.
+ */
+export const SERVICE_SECRETS: Record<DistributedServiceName, readonly string[]> = {
+  'gateway-api': ['DATABASE_URL', 'METRICS_TOKEN'],
+  ledger: ['DATABASE_URL', 'TRANSFERGATE_SECRET_KEY', 'METRICS_TOKEN'],
+  'panel-api': ['DATABASE_URL', 'TRANSFERGATE_SECRET_KEY', 'METRICS_TOKEN'],
+  'callback-dispatcher': ['DATABASE_URL', 'TRANSFERGATE_SECRET_KEY', 'METRICS_TOKEN'],
+  'webhook-ingest': ['DATABASE_URL', 'METRICS_TOKEN'],
+};
+
+/** What the one-off provisioning run (provision-main) reads: the first admin's password is its alone. */
+export const PROVISIONING_SECRETS: readonly string[] = ['DATABASE_URL', 'ADMIN_PASSWORD'];
+
 export interface ServiceConfig {
   runtime: RuntimeConfig;
   transport: TransportConfig;
@@ -31,11 +48,14 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv, service: DistributedSe
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new ConfigError(['DATABASE_SCHEMA must be a lower-case SQL identifier of at most 63 characters']);
   }
-  const runtime = loadRuntimeConfig({
-    ...env,
-    PORT: env.PORT || String(SERVICE_PORTS[service]),
-    TRANSFERGATE_SECRET_KEY: env.TRANSFERGATE_SECRET_KEY || env.SECRET_KEY,
-  });
+  const runtime = loadRuntimeConfig(
+    {
+      ...env,
+      PORT: env.PORT || String(SERVICE_PORTS[service]),
+      TRANSFERGATE_SECRET_KEY: env.TRANSFERGATE_SECRET_KEY || env.SECRET_KEY,
+    },
+    { secretKey: SERVICE_SECRETS[service].includes('TRANSFERGATE_SECRET_KEY') ? 'required' : 'not-used' },
+  );
   let transport: TransportConfig;
   try {
     transport = transportConfigFrom(env);

@@ -6,8 +6,9 @@ export const MAIN_USAGE = `usage: transfergate [--demo] [--bootstrap <file.json>
 
 Starting the gateway:
   --bootstrap <file.json>   apply a provisioning file at start (same as TRANSFERGATE_BOOTSTRAP)
-  --demo                    provision one infrastructure and provider per API form; listens on
-                            127.0.0.1 unless HOST is set (the demo's keys are published)
+  --demo                    provision one infrastructure and sandbox provider per API form (their
+                            callbacks go to 127.0.0.1:9999); listens on 127.0.0.1 unless HOST is
+                            set (the demo's keys are published)
   -h, --help                this text
 
 Commands:

@@ -1,7 +1,18 @@
+import { DEMO_CREDENTIALS } from '@transfergate/contracts';
+
 /** Where the demo's callbacks go (a receiver on this machine): allowed with --demo unless configured. */
 export const DEMO_CALLBACK_ALLOWED_TARGETS: readonly string[] = ['127.0.0.1/32'];
 
-/** The built-in --demo file: one infrastructure and provider per API form, two receiving accounts. */
+/** The demo's callback receiver: every demo callback URL points under this base. */
+export const DEMO_CALLBACK_BASE = 'http://127.0.0.1:9999/callbacks';
+
+/**
+ * The built-in --demo file: one infrastructure and provider per API form, two receiving accounts.
+ * Every demo provider is a sandbox provider: the integrator trying the demo decides its own
+ * transactions through /sandbox and sees each form's callbacks without an operator (its keys are
+ * published anyway). Declared in the file, so every --demo start declares it again. The credentials
+ * are the contract's DEMO_CREDENTIALS: the /docs examples are signed with them.
+ */
 export const DEMO_BOOTSTRAP = {
   infrastructures: [
     {
@@ -9,24 +20,24 @@ export const DEMO_BOOTSTRAP = {
       slug: 'demo-merchant',
       apiForm: 'merchant',
       callbackFormat: 'merchant',
-      callback_deposit: 'http://127.0.0.1:9999/callbacks/merchant/deposit',
-      callback_withdrawal: 'http://127.0.0.1:9999/callbacks/merchant/withdrawal',
+      callback_deposit: `${DEMO_CALLBACK_BASE}/merchant/deposit`,
+      callback_withdrawal: `${DEMO_CALLBACK_BASE}/merchant/withdrawal`,
     },
     {
       name: 'Demo H2H',
       slug: 'demo-h2h',
       apiForm: 'h2h',
       callbackFormat: 'h2h',
-      callback_deposit: 'http://127.0.0.1:9999/callbacks/h2h/deposit',
-      callback_withdrawal: 'http://127.0.0.1:9999/callbacks/h2h/withdrawal',
+      callback_deposit: `${DEMO_CALLBACK_BASE}/h2h/deposit`,
+      callback_withdrawal: `${DEMO_CALLBACK_BASE}/h2h/withdrawal`,
     },
     {
       name: 'Demo Infrastructure',
       slug: 'demo-infra',
       apiForm: 'infrastructure',
       callbackFormat: 'infrastructure',
-      callback_deposit: 'http://127.0.0.1:9999/callbacks/infra/deposit',
-      callback_withdrawal: 'http://127.0.0.1:9999/callbacks/infra/withdrawal',
+      callback_deposit: `${DEMO_CALLBACK_BASE}/infra/deposit`,
+      callback_withdrawal: `${DEMO_CALLBACK_BASE}/infra/withdrawal`,
     },
   ],
   merchants: [
@@ -42,15 +53,20 @@ export const DEMO_BOOTSTRAP = {
         {
           name: 'demo-merchant-api',
           infrastructure: 'demo-merchant',
-          apiKey: 'demo_merchant_key',
-          apiSecret: 'demo_merchant_secret',
+          ...DEMO_CREDENTIALS.merchant,
+          sandbox: true,
         },
-        { name: 'demo-h2h', infrastructure: 'demo-h2h', apiKey: 'demo_h2h_key', apiSecret: 'demo_h2h_secret' },
+        {
+          name: 'demo-h2h',
+          infrastructure: 'demo-h2h',
+          ...DEMO_CREDENTIALS.h2h,
+          sandbox: true,
+        },
         {
           name: 'demo-infrastructure',
           infrastructure: 'demo-infra',
-          apiKey: 'demo_infra_key',
-          apiSecret: 'demo_infra_secret',
+          ...DEMO_CREDENTIALS.infrastructure,
+          sandbox: true,
         },
       ],
     },
@@ -84,5 +100,7 @@ export function demoInstructions(baseUrl: string): string {
     `  curl -s -X POST ${baseUrl}/deposit/bank -H 'content-type: application/json' \\`,
     `    -d "{\\"apikey\\":\\"demo_h2h_key\\",\\"transaction_id\\":\\"DEMO-1\\",\\"amount\\":250,\\"fullname\\":\\"Ayşe Yılmaz\\",\\"hash\\":\\"$HASH\\"}"`,
     `  curl -s -X POST ${baseUrl}/status/DEMO-1 -H 'x-api-key: demo_h2h_key' -H 'x-api-secret: demo_h2h_secret'`,
+    'Every demo provider is a sandbox provider: decide your own transaction and its callback follows:',
+    `  curl -s -X POST ${baseUrl}/sandbox/transactions/DEMO-1/approve -H 'x-api-key: demo_h2h_key' -H 'x-api-secret: demo_h2h_secret'`,
   ].join('\n');
 }

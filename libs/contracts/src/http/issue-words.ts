@@ -3,7 +3,7 @@ import type { z } from 'zod';
 /**
  * Validation problems in words a person wrote: `is required`, `must be a number`, `must not be empty`,
  * instead of zod's `Invalid input: expected string, received undefined`. Used as the per-parse error
- * map of parseBody, so a message a schema sets itself (`.refine(…, 'amount too many decimals')`) still
+ * map of parseBody, so a message a schema sets itself (`.refine(…, 'has more than 2 decimals')`) still
  * wins; answering undefined falls back to zod's own text.
  */
 export function issueInWords(issue: z.core.$ZodRawIssue): string | undefined {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DomainError } from '../errors/domain-error.js';
 import { H2hDepositRequestSchema, MerchantDepositRequestSchema } from './index.js';
 import { parseBody } from './parse-body.js';
@@ -47,6 +48,24 @@ describe('parseBody: problems in words a person wrote', () => {
         expect(field.problem).not.toMatch(/Invalid|expected|received/);
       }
     }
+  });
+
+  it('names a field once: an amount that is no number, or a message that repeats the field, reads as one sentence', () => {
+    for (const [schema, body] of [
+      [H2hDepositRequestSchema, { ...h2h, amount: 'abc' }],
+      [MerchantDepositRequestSchema, { transactionId: 'T-1', amount: 'abc', username: 'u' }],
+    ] as const) {
+      const problem = problemOf(schema, body);
+      expect([problem.errorCode, problem.message]).toEqual([
+        'invalid_amount',
+        'invalid request: amount is not a number',
+      ]);
+    }
+    const own = z.object({ iban: z.string().refine(() => false, 'iban: checksum does not match') });
+    expect(problemOf(own, { iban: 'TR00' }).message).toBe('invalid request: iban checksum does not match');
+    // A word that only begins like the field stays.
+    const word = z.object({ iban: z.string().refine(() => false, 'ibans must be Turkish') });
+    expect(problemOf(word, { iban: 'TR00' }).message).toBe('invalid request: iban ibans must be Turkish');
   });
 
   it("a schema's own message is kept, and the amount keeps its errorCode", () => {

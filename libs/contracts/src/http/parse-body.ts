@@ -14,10 +14,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   if (plain.success) return plain.data;
   const result = schema.safeParse(body, { error: issueInWords });
   if (!result.success) {
-    const fields = result.error.issues.map((issue) => ({
-      field: issue.path.join('.') || '(body)',
-      problem: issue.message,
-    }));
+    const fields = result.error.issues.map((issue) => {
+      const field = issue.path.join('.') || '(body)';
+      return { field, problem: withoutFieldName(issue.path, issue.message) };
+    });
     const amountIssue = fields.find((f) => f.field === 'amount' || f.field === 'Amount');
     throw new DomainError(
       amountIssue && fields.length === 1 ? 'invalid_amount' : 'validation_failed',
@@ -26,4 +26,19 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
     );
   }
   return result.data;
+}
+
+/**
+ * The message names the field first (`amount is not a number`), so a problem that starts with the
+ * field's name itself (a schema's own words, `iban: bad checksum`) would read twice: that name goes.
+ */
+function withoutFieldName(path: readonly PropertyKey[], problem: string): string {
+  const last = path.at(-1);
+  if (typeof last !== 'string' || last === '') return problem;
+  for (const prefix of [`${last}: `, `${last} `]) {
+    if (problem.toLowerCase().startsWith(prefix.toLowerCase()) && problem.length > prefix.length) {
+      return problem.slice(prefix.length);
+    }
+  }
+  return problem;
 }

@@ -73,7 +73,8 @@ describe('AmountSchema', () => {
   it('rejects bad amounts with a readable issue', () => {
     const result = AmountSchema.safeParse('1.234');
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toBe('amount too many decimals');
+    // The field is named by whoever reports the issue (parseBody), not by the issue again.
+    expect(result.error?.issues[0]?.message).toBe('has more than 2 decimals');
     expect(AmountSchema.safeParse(0).success).toBe(false);
     expect(AmountSchema.safeParse(null).success).toBe(false);
   });

@@ -88,11 +88,22 @@ export function percentToBasisPoints(percent: number): number {
   return bp;
 }
 
+/**
+ * Why an amount was refused, as the rest of a sentence: whoever reports the issue names the field
+ * first (parseBody: `amount is not a number`), so the words never repeat it.
+ */
+export const AMOUNT_PROBLEM: Record<Extract<ParsedAmount, { ok: false }>['reason'], string> = {
+  not_a_number: 'is not a number',
+  too_many_decimals: 'has more than 2 decimals',
+  not_positive: 'must be greater than 0',
+  too_large: 'is larger than 1000000000000 TRY',
+};
+
 /** zod: a contract amount (number or numeric string) → kuruş. */
 export const AmountSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const parsed = parseAmount(value);
   if (!parsed.ok) {
-    ctx.addIssue({ code: 'custom', message: `amount ${parsed.reason.replace(/_/g, ' ')}` });
+    ctx.addIssue({ code: 'custom', message: AMOUNT_PROBLEM[parsed.reason] });
     return z.NEVER;
   }
   return parsed.kurus;

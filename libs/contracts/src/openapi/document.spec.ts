@@ -16,7 +16,7 @@ import * as examples from './examples.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
-const { apiKey, apiSecret } = examples.OPENAPI_EXAMPLE_CREDENTIALS;
+const DEMO = examples.DEMO_CREDENTIALS;
 
 function collectRefs(value: unknown, into: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((item) => collectRefs(item, into));
@@ -153,14 +153,17 @@ describe('OpenAPI examples', () => {
     }
   });
 
-  it('carry signatures computed from their own values', () => {
+  it("carry signatures computed from their own values with the demo's credentials of their form", () => {
     const h2h = [
       ...Object.values(examples.H2H_DEPOSIT_REQUEST_EXAMPLES),
       ...Object.values(examples.H2H_WITHDRAWAL_REQUEST_EXAMPLES),
     ];
     for (const { value } of h2h) {
       const body = value as { apikey: string; transaction_id: string; amount: number; hash: string };
-      expect(body.hash).toBe(sha256(`${body.apikey}${body.transaction_id}${apiSecret}${Math.round(body.amount)}`));
+      expect(body.apikey).toBe(DEMO.h2h.apiKey);
+      expect(body.hash).toBe(
+        sha256(`${body.apikey}${body.transaction_id}${DEMO.h2h.apiSecret}${Math.round(body.amount)}`),
+      );
     }
     const infrastructure = [
       ...Object.values(examples.INFRASTRUCTURE_DEPOSIT_REQUEST_EXAMPLES),
@@ -168,18 +171,26 @@ describe('OpenAPI examples', () => {
     ];
     for (const { value } of infrastructure) {
       const body = value as { ApiKey: string; OperationGuid: string; SecurityKey: string };
-      expect(body.ApiKey).toBe(apiKey);
-      expect(body.SecurityKey).toBe(sha256(`${body.ApiKey}${apiSecret}${body.OperationGuid}`));
+      expect(body.ApiKey).toBe(DEMO.infrastructure.apiKey);
+      expect(body.SecurityKey).toBe(sha256(`${body.ApiKey}${DEMO.infrastructure.apiSecret}${body.OperationGuid}`));
     }
-    const merchant = examples.MERCHANT_DEPOSIT_REQUEST_EXAMPLES.headers!.value as {
+    const merchantBody = examples.MERCHANT_DEPOSIT_REQUEST_EXAMPLES.headers!.value as {
       transactionId: string;
       amount: number;
       hash: string;
     };
-    expect(merchant.hash).toBe(sha256(`${apiKey}${merchant.transactionId}${apiSecret}${Math.round(merchant.amount)}`));
+    expect(merchantBody.hash).toBe(
+      sha256(
+        `${DEMO.merchant.apiKey}${merchantBody.transactionId}${DEMO.merchant.apiSecret}${Math.round(merchantBody.amount)}`,
+      ),
+    );
+    expect(examples.MERCHANT_DEPOSIT_REQUEST_EXAMPLES.body!.value).toMatchObject({
+      ApiKey: DEMO.merchant.apiKey,
+      ApiSecret: DEMO.merchant.apiSecret,
+    });
     const callback = examples.CALLBACK_EXAMPLES.md5.confirmed!.value as Record<string, string | number>;
     expect(callback.signature).toBe(
-      md5(`${callback.transactionId}${callback.status}${callback.amount}${callback.type}${apiSecret}`),
+      md5(`${callback.transactionId}${callback.status}${callback.amount}${callback.type}${DEMO.merchant.apiSecret}`),
     );
   });
 

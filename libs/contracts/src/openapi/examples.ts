@@ -4,13 +4,22 @@ import { h2hHash, infrastructureSecurityKey, md5CallbackSignature, merchantHash 
 import type { ErrorForm } from './components.js';
 
 /**
- * Realistic examples of every body, for the documentation. Each signature is computed with the
- * contract's own signature functions from the example values and these example credentials
- * (the ones of the provisioning file in docs/operations.md), so an example can be sent as it is.
+ * The published credentials of the `--demo` providers, one per API form. The demo provisions exactly
+ * these, and the documentation's examples are signed with them, so that every example can be sent as
+ * it is to `npm start -- --demo`.
  */
-export const OPENAPI_EXAMPLE_CREDENTIALS = { apiKey: 'ak_test_1', apiSecret: 'sk_test_1' } as const;
+export const DEMO_CREDENTIALS = {
+  merchant: { apiKey: 'demo_merchant_key', apiSecret: 'demo_merchant_secret' },
+  h2h: { apiKey: 'demo_h2h_key', apiSecret: 'demo_h2h_secret' },
+  infrastructure: { apiKey: 'demo_infra_key', apiSecret: 'demo_infra_secret' },
+} as const;
 
-const { apiKey, apiSecret } = OPENAPI_EXAMPLE_CREDENTIALS;
+/**
+ * Realistic examples of every body, for the documentation. Each signature is computed with the
+ * contract's own signature functions from the example values and the demo's credentials of the
+ * example's form, so an example can be sent as it is to a `--demo` process.
+ */
+export const OPENAPI_EXAMPLE_CREDENTIALS = DEMO_CREDENTIALS;
 const PAYMENT_PAGE = 'https://pay.transfergate.example';
 const RECEIVING_ACCOUNT = { holder: 'Transfer Ltd', iban: 'TR330006100519786457841326' };
 const NOW = '2025-05-01T09:30:00.000Z';
@@ -24,18 +33,20 @@ export interface Example {
 
 // H2H
 
+const { apiKey: h2hKey, apiSecret: h2hSecret } = DEMO_CREDENTIALS.h2h;
+
 const H2H_DEPOSIT_ID = 'H2H-20250501-0001';
 const H2H_DEPOSIT_AMOUNT = 1250.5;
-const h2hDepositHash = h2hHash(apiKey, H2H_DEPOSIT_ID, apiSecret, kurusFrom(H2H_DEPOSIT_AMOUNT));
+const h2hDepositHash = h2hHash(h2hKey, H2H_DEPOSIT_ID, h2hSecret, kurusFrom(H2H_DEPOSIT_AMOUNT));
 const hashNote = (id: string, amount: number) =>
-  `hash = SHA256("${apiKey}" + "${id}" + "${apiSecret}" + "${Math.round(amount)}") with the example secret ${apiSecret}.`;
+  `hash = SHA256("${h2hKey}" + "${id}" + "${h2hSecret}" + "${Math.round(amount)}") with the example secret ${h2hSecret}.`;
 
 export const H2H_DEPOSIT_REQUEST_EXAMPLES: Record<string, Example> = {
   minimal: {
     summary: 'Deposit of 1,250.50 TRY',
     description: hashNote(H2H_DEPOSIT_ID, H2H_DEPOSIT_AMOUNT),
     value: {
-      apikey: apiKey,
+      apikey: h2hKey,
       transaction_id: H2H_DEPOSIT_ID,
       hash: h2hDepositHash,
       amount: H2H_DEPOSIT_AMOUNT,
@@ -46,7 +57,7 @@ export const H2H_DEPOSIT_REQUEST_EXAMPLES: Record<string, Example> = {
     summary: 'With callback_url (must equal the registered URL)',
     description: hashNote(H2H_DEPOSIT_ID, H2H_DEPOSIT_AMOUNT),
     value: {
-      apikey: apiKey,
+      apikey: h2hKey,
       transaction_id: H2H_DEPOSIT_ID,
       hash: h2hDepositHash,
       amount: H2H_DEPOSIT_AMOUNT,
@@ -80,9 +91,9 @@ export const H2H_WITHDRAWAL_REQUEST_EXAMPLES: Record<string, Example> = {
     summary: 'Withdrawal of 500 TRY',
     description: hashNote(H2H_WITHDRAWAL_ID, H2H_WITHDRAWAL_AMOUNT),
     value: {
-      apikey: apiKey,
+      apikey: h2hKey,
       transaction_id: H2H_WITHDRAWAL_ID,
-      hash: h2hHash(apiKey, H2H_WITHDRAWAL_ID, apiSecret, kurusFrom(H2H_WITHDRAWAL_AMOUNT)),
+      hash: h2hHash(h2hKey, H2H_WITHDRAWAL_ID, h2hSecret, kurusFrom(H2H_WITHDRAWAL_AMOUNT)),
       amount: H2H_WITHDRAWAL_AMOUNT,
       fullname: 'Mehmet Demir',
       iban: 'TR560001200945200058000123',
@@ -105,20 +116,22 @@ export const H2H_WITHDRAWAL_RESPONSE_EXAMPLES: Record<string, Example> = {
 
 // Infrastructure
 
+const { apiKey: infraKey, apiSecret: infraSecret } = DEMO_CREDENTIALS.infrastructure;
+
 const OPERATION_GUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const WITHDRAW_OPERATION_GUID = '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d';
 const INFRA_DEPOSIT_ID = 'REQ-20250501-9001';
 const INFRA_WITHDRAWAL_ID = 'REQ-20250501-9002';
-const infraDepositSecurityKey = infrastructureSecurityKey(apiKey, apiSecret, OPERATION_GUID);
+const infraDepositSecurityKey = infrastructureSecurityKey(infraKey, infraSecret, OPERATION_GUID);
 const securityKeyNote = (guid: string) =>
-  `SecurityKey = SHA256("${apiKey}" + "${apiSecret}" + "${guid}") with the example secret ${apiSecret}.`;
+  `SecurityKey = SHA256("${infraKey}" + "${infraSecret}" + "${guid}") with the example secret ${infraSecret}.`;
 
 export const INFRASTRUCTURE_DEPOSIT_REQUEST_EXAMPLES: Record<string, Example> = {
   deposit: {
     summary: 'Deposit of 750 TRY',
     description: securityKeyNote(OPERATION_GUID),
     value: {
-      ApiKey: apiKey,
+      ApiKey: infraKey,
       OperationGuid: OPERATION_GUID,
       RequestId: INFRA_DEPOSIT_ID,
       SecurityKey: infraDepositSecurityKey,
@@ -149,10 +162,10 @@ export const INFRASTRUCTURE_WITHDRAWAL_REQUEST_EXAMPLES: Record<string, Example>
     summary: 'Withdrawal of 300 TRY',
     description: securityKeyNote(WITHDRAW_OPERATION_GUID),
     value: {
-      ApiKey: apiKey,
+      ApiKey: infraKey,
       OperationGuid: WITHDRAW_OPERATION_GUID,
       RequestId: INFRA_WITHDRAWAL_ID,
-      SecurityKey: infrastructureSecurityKey(apiKey, apiSecret, WITHDRAW_OPERATION_GUID),
+      SecurityKey: infrastructureSecurityKey(infraKey, infraSecret, WITHDRAW_OPERATION_GUID),
       Amount: '300.00',
       CustomerFullName: 'Can Öztürk',
       AccountNumber: 'TR430006701000000012345678',
@@ -168,6 +181,8 @@ export const INFRASTRUCTURE_WITHDRAWAL_RESPONSE_EXAMPLES: Record<string, Example
 };
 
 // Merchant API
+
+const { apiKey, apiSecret } = DEMO_CREDENTIALS.merchant;
 
 const MERCHANT_DEPOSIT_ID = 'M-20250501-0003';
 const MERCHANT_WITHDRAWAL_ID = 'M-20250501-0004';
@@ -272,7 +287,7 @@ export const CREDENTIALS_BODY_EXAMPLES: Record<string, Example> = {
 };
 
 export const TEST_AUTH_RESPONSE_EXAMPLES: Record<string, Example> = {
-  matched: { summary: 'Credentials match', value: { success: true, providerId: 1, providerName: 'acme-h2h' } },
+  matched: { summary: 'Credentials match', value: { success: true, providerId: 1, providerName: 'demo-merchant-api' } },
 };
 
 export const HEALTH_RESPONSE_EXAMPLES: Record<string, Example> = {
@@ -386,7 +401,7 @@ export const INCOMING_WEBHOOK_RESPONSE_EXAMPLES: Record<string, Example> = {
 export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   validation_failed: 'invalid request: transaction_id is required; fullname must not be empty',
   malformed_json: 'request body is not valid JSON',
-  invalid_amount: 'invalid request: amount amount too many decimals',
+  invalid_amount: 'invalid request: amount has more than 2 decimals',
   invalid_iban: 'IBAN check digits do not match (mod 97)',
   invalid_credentials: 'invalid API credentials',
   invalid_signature: 'hash does not match SHA256(apikey + transaction_id + secret + round(amount))',

@@ -16,7 +16,10 @@ export const StatementUploadQuerySchema = z
         try {
           return CsvMappingSchema.parse(JSON.parse(text));
         } catch (error) {
-          ctx.addIssue({ code: 'custom', message: `mapping: ${error instanceof Error ? error.message : 'invalid'}` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `is not a CSV mapping: ${error instanceof Error ? error.message : 'invalid'}`,
+          });
           return z.NEVER;
         }
       })
@@ -103,7 +106,10 @@ export const PaymentFileQuerySchema = z
         try {
           return PaymentFileLayoutSchema.parse(JSON.parse(text));
         } catch (error) {
-          ctx.addIssue({ code: 'custom', message: `layout: ${error instanceof Error ? error.message : 'invalid'}` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `is not a payment file layout: ${error instanceof Error ? error.message : 'invalid'}`,
+          });
           return z.NEVER;
         }
       })

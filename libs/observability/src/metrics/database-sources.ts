@@ -52,15 +52,27 @@ export class DatabaseScrapeSources implements ScrapeSources {
   async failingCallbacks() {
     if (!(await this.tableExists('cb_deliveries'))) return [];
     // A pending delivery with an attempt behind it failed that attempt (a success makes it delivered).
-    const { rows } = await this.db.query<{ retrying: string; failed: string }>(
-      `select count(*) filter (where state = 'pending' and attempt_count > 0)::text as retrying,
-              count(*) filter (where state = 'failed')::text as failed
-       from cb_deliveries where state in ('pending', 'failed')`,
+    // Grouped by provider first (few rows), then each provider named by its merchant's current name
+    // from the event store; a provider whose merchant cannot be named counts as `unknown`.
+    const { rows } = await this.db.query<{ merchant: string; state: 'retrying' | 'failed'; n: string }>(
+      `with failing as (
+         select provider_id, case when state = 'failed' then 'failed' else 'retrying' end as state, count(*) as n
+         from cb_deliveries
+         where state = 'failed' or (state = 'pending' and attempt_count > 0)
+         group by 1, 2
+       )
+       select coalesce(
+           (select m.data->>'name' from es_events m
+             where m.stream_id = 'merchant-' || (
+               select p.data->>'merchantId' from es_events p
+               where p.stream_id = 'provider-' || f.provider_id and p.type in ('ProviderConfigured', 'ProviderDeleted')
+               order by p.stream_version desc limit 1)
+             order by m.stream_version desc limit 1),
+           'unknown') as merchant,
+         f.state, sum(f.n)::text as n
+       from failing f group by 1, 2`,
     );
-    return [
-      { state: 'retrying' as const, count: Number(rows[0]?.retrying ?? 0) },
-      { state: 'failed' as const, count: Number(rows[0]?.failed ?? 0) },
-    ];
+    return rows.map((row) => ({ merchant: row.merchant, state: row.state, count: Number(row.n) }));
   }
 
   async oldestOpenDepositAgeSeconds() {

@@ -1,4 +1,9 @@
-import { MAX_ROUTE_LABELS, TransfergateMetrics } from './transfergate-metrics.js';
+import {
+  MAX_MERCHANT_LABELS,
+  MAX_ROUTE_LABELS,
+  TransfergateMetrics,
+  boundedFailingCallbacks,
+} from './transfergate-metrics.js';
 import { requestIdFrom } from '../context/request-context.js';
 
 describe('TransfergateMetrics label bounds', () => {
@@ -34,8 +39,8 @@ describe('TransfergateMetrics label bounds', () => {
       consumerLag: async () => [{ consumer: 'c1', lagEvents: 5, lagSeconds: 1.5 }],
       statementLineCounts: async () => [{ state: 'matched', mode: 'auto', count: 4 }],
       failingCallbacks: async () => [
-        { state: 'retrying', count: 2 },
-        { state: 'failed', count: 1 },
+        { state: 'retrying', merchant: 'Acme', count: 2 },
+        { state: 'failed', merchant: 'Acme', count: 1 },
       ],
       oldestOpenDepositAgeSeconds: async () => 42.5,
     });
@@ -45,9 +50,30 @@ describe('TransfergateMetrics label bounds', () => {
     expect(bound).toContain('transfergate_subscription_lag_events{consumer="c1"} 5');
     expect(bound).toContain('transfergate_subscription_lag_seconds{consumer="c1"} 1.5');
     expect(bound).toContain('transfergate_statement_credit_lines{state="matched",mode="auto"} 4');
-    expect(bound).toContain('transfergate_callbacks_failing{state="retrying"} 2');
-    expect(bound).toContain('transfergate_callbacks_failing{state="failed"} 1');
+    expect(bound).toContain('transfergate_callbacks_failing{state="retrying",merchant="Acme"} 2');
+    expect(bound).toContain('transfergate_callbacks_failing{state="failed",merchant="Acme"} 1');
     expect(bound).toContain('transfergate_oldest_open_deposit_age_seconds 42.5');
+  });
+});
+
+describe('failing callbacks per merchant', () => {
+  it('names at most MAX_MERCHANT_LABELS merchants, those failing most, and sums the rest under other', () => {
+    const rows = Array.from({ length: MAX_MERCHANT_LABELS + 30 }, (_, i) => [
+      { state: 'retrying' as const, merchant: `m${String(i).padStart(3, '0')}`, count: i + 1 },
+      { state: 'failed' as const, merchant: `m${String(i).padStart(3, '0')}`, count: 1 },
+    ]).flat();
+    const series = boundedFailingCallbacks(rows);
+    const merchants = new Set(series.map((s) => s.merchant));
+    expect(merchants.size).toBe(MAX_MERCHANT_LABELS + 1);
+    expect(merchants.has('other')).toBe(true);
+    // The 30 merchants failing least (m000..m029) are summed: nothing is lost.
+    const total = (list: Array<{ count: number }>) => list.reduce((sum, s) => sum + s.count, 0);
+    expect(total(series)).toBe(total(rows));
+    expect(series.find((s) => s.merchant === 'other' && s.state === 'failed')?.count).toBe(30);
+    expect(merchants.has('m079')).toBe(true);
+    expect(merchants.has('m029')).toBe(false);
+    // Merchants without failing callbacks get no series at all.
+    expect(boundedFailingCallbacks([{ state: 'failed', merchant: 'quiet', count: 0 }])).toEqual([]);
   });
 });
 

@@ -3,6 +3,14 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 /** Label cardinality bounds (TIGER_STYLE): a label never takes more values than these. */
 export const MAX_ROUTE_LABELS = 300;
 export const MAX_CONSUMER_LABELS = 50;
+/**
+ * Merchants named on the failing-callback gauge: the ones with the most failing callbacks; the rest
+ * are summed under `other`. A merchant without failing callbacks has no series, so the label's
+ * values are bounded by this and by the merchants that fail at once, never by all merchants.
+ */
+export const MAX_MERCHANT_LABELS = 50;
+/** A merchant's name as a label value is cut to this many characters. */
+export const MAX_MERCHANT_LABEL_LENGTH = 100;
 export const HTTP_METHODS: ReadonlySet<string> = new Set([
   'GET',
   'HEAD',
@@ -21,10 +29,45 @@ export interface ScrapeSources {
   consumerLag(): Promise<Array<{ consumer: string; lagEvents: number; lagSeconds: number }>>;
   /** Imported credit lines of bank statements by state and, when matched, how (auto/operator). */
   statementLineCounts?(): Promise<Array<{ state: string; mode: string; count: number }>>;
-  /** Callbacks whose last attempt failed: `retrying` (a retry is due) and `failed` (gave up, awaiting a resend). */
-  failingCallbacks(): Promise<Array<{ state: 'retrying' | 'failed'; count: number }>>;
+  /**
+   * Callbacks whose last attempt failed, per merchant (by name): `retrying` (a retry is due) and
+   * `failed` (gave up, awaiting a resend). Only merchants with failing callbacks appear.
+   */
+  failingCallbacks(): Promise<FailingCallbacks[]>;
   /** Seconds since the oldest deposit still open (awaiting payment or reported paid) was requested; 0 when none. */
   oldestOpenDepositAgeSeconds(): Promise<number | undefined>;
+}
+
+export interface FailingCallbacks {
+  state: 'retrying' | 'failed';
+  merchant: string;
+  count: number;
+}
+
+/**
+ * The failing-callback series to set: at most MAX_MERCHANT_LABELS merchants by name (those with the
+ * most failing callbacks, retrying and failed together; ties by name), every other merchant summed
+ * under `other`.
+ */
+export function boundedFailingCallbacks(rows: readonly FailingCallbacks[], maxMerchants = MAX_MERCHANT_LABELS) {
+  const totals = new Map<string, number>();
+  for (const row of rows) totals.set(row.merchant, (totals.get(row.merchant) ?? 0) + row.count);
+  const named = new Set(
+    [...totals]
+      .filter(([, total]) => total > 0)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, maxMerchants)
+      .map(([merchant]) => merchant),
+  );
+  const series = new Map<string, FailingCallbacks>();
+  for (const row of rows) {
+    if (row.count <= 0) continue;
+    const merchant = named.has(row.merchant) ? row.merchant.slice(0, MAX_MERCHANT_LABEL_LENGTH) : 'other';
+    const key = `${row.state}\u0000${merchant}`;
+    const current = series.get(key);
+    series.set(key, { state: row.state, merchant, count: (current?.count ?? 0) + row.count });
+  }
+  return [...series.values()];
 }
 
 /**
@@ -123,12 +166,16 @@ export class TransfergateMetrics {
     });
     new Gauge({
       name: 'transfergate_callbacks_failing',
-      help: 'Callbacks whose last attempt failed: retrying (a retry is scheduled) or failed (retries exhausted, awaiting a resend)',
-      labelNames: ['state'] as const,
+      help:
+        'Callbacks whose last attempt failed, per merchant: retrying (a retry is scheduled) or failed (retries exhausted, awaiting a resend); ' +
+        `at most ${MAX_MERCHANT_LABELS} merchants by name, the rest as merchant="other"`,
+      labelNames: ['state', 'merchant'] as const,
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const row of (await sources()?.failingCallbacks()) ?? []) this.set({ state: row.state }, row.count);
+        for (const row of boundedFailingCallbacks((await sources()?.failingCallbacks()) ?? [])) {
+          this.set({ state: row.state, merchant: row.merchant }, row.count);
+        }
       },
     });
     new Gauge({

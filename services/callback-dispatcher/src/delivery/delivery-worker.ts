@@ -20,6 +20,9 @@ interface ClaimedDelivery {
   next_trigger: 'automatic' | 'manual';
   next_requested_by: string | null;
   transaction_id: string;
+  /** The merchant's own id of the transaction (its transactionId / transaction_id / RequestId). */
+  external_id: string;
+  infrastructure_id: string;
   /** The request id recorded on the transaction's first event: it follows the transaction into the callback. */
   request_id: string | null;
   /** The provider's API secret as its stream says now (sealed), read by the claim itself. */
@@ -44,6 +47,17 @@ interface AttemptRecord {
 
 /** Unsealed secrets kept (sealed text → secret: a pure function of its input, so nothing to invalidate). */
 const MAX_UNSEALED_SECRETS = 1_000;
+
+/** Whose callback failed (names for the log line), kept per provider and infrastructure this long… */
+const OWNER_NAMES_TTL_MS = 60_000;
+/** …and for at most this many pairs (then the cache starts over). */
+const MAX_OWNER_NAMES = 1_000;
+
+/** The merchant and infrastructure a failed callback belongs to, by name. */
+interface OwnerNames {
+  merchant: string;
+  infrastructure: string;
+}
 
 /** Echoed to the receiver only when it is a plain token (it came from a caller's header). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -83,6 +97,8 @@ export class DeliveryWorker {
   /** Deliveries being attempted (until their attempt is recorded), by delivery id. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly unsealed = new Map<string, string>();
+  /** Names for failed-attempt lines, read only when an attempt fails (providerId:infrastructureId → names). */
+  private readonly ownerNames = new Map<string, { names: OwnerNames; readAt: number }>();
   /** Attempts answered but not recorded yet: written together (recordPending). */
   private pendingRecords: AttemptRecord[] = [];
   private recording = false;
@@ -223,7 +239,7 @@ export class DeliveryWorker {
        from picked
        where d.delivery_id = picked.delivery_id and d.state = 'pending'
        returning d.delivery_id::text, d.provider_id, d.target_url, d.body, d.round_attempts, d.next_trigger,
-         d.next_requested_by, d.transaction_id::text,
+         d.next_requested_by, d.transaction_id::text, d.external_id, d.infrastructure_id,
          (select e.metadata->>'requestId' from es_events e
            where e.stream_id = 'txn-' || d.transaction_id::text and e.stream_version = 1) as request_id,
          (select e.data->>'apiSecretSealed' from es_events e
@@ -346,29 +362,39 @@ export class DeliveryWorker {
       result.responseExcerpt,
       result.retryAfterMs ?? null,
     ];
-    this.logger.log({
-      msg: 'callback attempt',
-      ...(delivery.request_id ? { requestId: delivery.request_id } : {}),
-      deliveryId: delivery.delivery_id,
-      transactionId: delivery.transaction_id,
-      trigger: delivery.next_trigger,
-      outcome: result.outcome,
-      statusCode: result.statusCode,
-      latencyMs: result.latencyMs,
-      next: attemptNo !== undefined ? state : 'lease_lost',
-    });
-    if (!success && attemptNo !== undefined) {
-      // What an on-call engineer greps for: which callback failed, why, and what happens next. The
-      // error is our own description of the attempt (status, timeout, refused connection); the URL,
-      // headers and body are not logged (a receiver's URL may carry its own token).
-      this.logger.warn({
-        msg: 'callback attempt failed',
+    if (success || attemptNo === undefined) {
+      this.logger.log({
+        msg: 'callback attempt',
         ...(delivery.request_id ? { requestId: delivery.request_id } : {}),
         deliveryId: delivery.delivery_id,
         transactionId: delivery.transaction_id,
-        attempt: attemptNo,
+        trigger: delivery.next_trigger,
         outcome: result.outcome,
         statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        next: attemptNo !== undefined ? state : 'lease_lost',
+      });
+    } else {
+      // One line per failed attempt, at warn: what an on-call engineer greps for. Whose callback
+      // failed (merchant, infrastructure, the merchant's own transaction id), where it went (the
+      // host only: a receiver's URL path or query may carry its own token), why (our own description
+      // of the attempt: status, timeout, refused connection) and what happens next. Headers and body
+      // are not logged.
+      const names = await this.namesOf(delivery);
+      this.logger.warn({
+        msg: 'callback attempt failed',
+        ...(delivery.request_id ? { requestId: delivery.request_id } : {}),
+        merchant: names.merchant,
+        infrastructure: names.infrastructure,
+        merchantTransactionId: delivery.external_id,
+        targetHost: targetHostOf(delivery.target_url),
+        deliveryId: delivery.delivery_id,
+        transactionId: delivery.transaction_id,
+        attempt: attemptNo,
+        trigger: delivery.next_trigger,
+        outcome: result.outcome,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
         error: result.error,
         next: state,
         ...(state === 'pending' ? { retryInMs: delayMs } : {}),
@@ -389,6 +415,41 @@ export class DeliveryWorker {
        from bumped`,
       [delivery.delivery_id, ...attempt.slice(0, 7), `(lease lost) ${result.error ?? ''}`.trim(), ...attempt.slice(8)],
     );
+  }
+
+  /**
+   * The merchant's and the infrastructure's names as their streams say (read on a failed attempt
+   * only, cached for OWNER_NAMES_TTL_MS). A name that cannot be read is logged as its id: the line
+   * is written either way.
+   */
+  private async namesOf(delivery: ClaimedDelivery): Promise<OwnerNames> {
+    const key = `${delivery.provider_id}:${delivery.infrastructure_id}`;
+    const cached = this.ownerNames.get(key);
+    if (cached && Date.now() - cached.readAt < OWNER_NAMES_TTL_MS) return cached.names;
+    const fallback = { merchant: `provider ${delivery.provider_id}`, infrastructure: delivery.infrastructure_id };
+    try {
+      const { rows } = await this.db.query<{ merchant: string | null; infrastructure: string | null }>(
+        `select
+           (select m.data->>'name' from es_events m
+             where m.stream_id = 'merchant-' || (
+               select p.data->>'merchantId' from es_events p
+               where p.stream_id = 'provider-' || $1 and p.type in ('ProviderConfigured', 'ProviderDeleted')
+               order by p.stream_version desc limit 1)
+             order by m.stream_version desc limit 1) as merchant,
+           (select i.data->>'name' from es_events i where i.stream_id = 'infrastructure-' || $2
+             order by i.stream_version desc limit 1) as infrastructure`,
+        [delivery.provider_id, delivery.infrastructure_id],
+      );
+      const names = {
+        merchant: rows[0]?.merchant ?? fallback.merchant,
+        infrastructure: rows[0]?.infrastructure ?? fallback.infrastructure,
+      };
+      if (this.ownerNames.size >= MAX_OWNER_NAMES) this.ownerNames.clear();
+      this.ownerNames.set(key, { names, readAt: Date.now() });
+      return names;
+    } catch {
+      return fallback;
+    }
   }
 
   /** Records the waiting attempts now, or after gathering more (RECORD_GATHER_MS). */
@@ -525,5 +586,14 @@ export class DeliveryWorker {
       this.unsealed.set(sealed, secret);
     }
     return secret;
+  }
+}
+
+/** The host (and port, when not the default) a callback went to; never its path or query. */
+export function targetHostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(not a URL)';
   }
 }
