@@ -52,7 +52,10 @@ async function startDemo(dataDir: string, port: number, env: Record<string, stri
 
 function docsSandboxExample(): string {
   const docs = readFileSync(resolve('docs/integrators.md'), 'utf8');
-  const section = docs.slice(docs.indexOf('## Trying the demo'), docs.indexOf('## Verifying callbacks'));
+  const start = docs.indexOf('## Sandbox: every callback before going live');
+  expect(start).toBeGreaterThanOrEqual(0);
+  const next = docs.indexOf('\n## ', start + 1);
+  const section = docs.slice(start, next === -1 ? undefined : next);
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
   expect(blocks).toHaveLength(1);
   return blocks[0]!;
