@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // First: a replay runs in a process of its own before the rest of this entry loads (see there).
 import './cli/replay/replay-first.js';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadRuntimeConfig } from './config/runtime-config.js';
@@ -15,6 +14,7 @@ import {
   readBootstrapFile,
 } from './provisioning/provisioner.js';
 import { DataDirLockedError } from '@transfergate/event-store';
+import { PrivateFileRefusedError, makePrivateDir, writePrivateFile } from '@transfergate/runtime/http';
 import { DEMO_DEFAULT_HOST, MAIN_USAGE } from './cli/usage.js';
 
 /** The generated admin password is also written here (mode 0600), inside DATA_DIR. */
@@ -94,9 +94,15 @@ async function main(): Promise<void> {
   const admin = await running.ensureFirstAdmin();
   let passwordFile: string | undefined;
   if (admin.generatedPassword) {
-    passwordFile = writeAdminPasswordFile(config.dataDir, admin.generatedPassword);
+    try {
+      passwordFile = writeAdminPasswordFile(config.dataDir, admin.generatedPassword);
+    } catch (error) {
+      // A planted link is not followed; the password is still shown below, once.
+      if (!(error instanceof PrivateFileRefusedError)) throw error;
+      console.error(`${error.message} (the generated admin password is not written to a file)`);
+    }
     console.log(
-      `\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once, also written to ${passwordFile}, mode 0600; set ADMIN_PASSWORD to choose it)\n`,
+      `\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once${passwordFile ? `, also written to ${passwordFile}, mode 0600` : ''}; set ADMIN_PASSWORD to choose it)\n`,
     );
   } else if (admin.created) {
     console.log('First start: operator "admin" created with ADMIN_PASSWORD');
@@ -132,10 +138,9 @@ async function flushLogger(logger: RunningApp['observability']['logger'], timeou
  */
 function writeAdminPasswordFile(dataDir: string, password: string): string {
   const file = join(dataDir, ADMIN_PASSWORD_FILE);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  // writeFileSync's mode applies only when it creates the file (and under the umask): make it exact.
-  chmodSync(file, 0o600);
+  makePrivateDir(dataDir);
+  // Never through a symbolic or hard link someone planted in DATA_DIR (private-files.ts).
+  writePrivateFile(file, `${password}\n`);
   return file;
 }
 
@@ -163,7 +168,7 @@ function readyBanner(
   passwordFile: string | undefined,
 ): string {
   const signIn = admin.generatedPassword
-    ? `admin / ${admin.generatedPassword} (generated, shown once) — also in ${passwordFile} (mode 0600)`
+    ? `admin / ${admin.generatedPassword} (generated, shown once)${passwordFile ? ` — also in ${passwordFile} (mode 0600)` : ''}`
     : admin.created
       ? 'admin / the ADMIN_PASSWORD you set'
       : 'your operator account (the first one is admin)';
