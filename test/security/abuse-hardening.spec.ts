@@ -5,6 +5,8 @@ import { KEYS, conformanceBootstrap, h2hBody, infraFields, sha256 } from '../gat
 import { logRows } from '../webhooks/webhook-fixture.js';
 import { panelClient } from '../panel/panel-client.js';
 import { buildZip, workbookEntries } from '../support/zip-bomb.js';
+import { ConfigureOperatorCommand } from '@transfergate/contracts';
+import { Authenticator } from '../support/totp-authenticator.js';
 
 /**
  * More of the bad-input and abuse suite (abuse.spec.ts), counted the same way: attacks on the
@@ -352,4 +354,142 @@ describe('callback targets that embed an internal IPv4 address in IPv6 (PostgreS
       expect(saved.body.message).toMatch(/embeds/);
     }
   });
+});
+
+describe('JSON bodies that name a key twice (PostgreSQL)', () => {
+  let app: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    app = await startTestApp('postgres');
+    await app.provision(conformanceBootstrap());
+    await app.provision(issueBootstrap());
+    admin = (await panelClient(app).login('admin', 'S3cure-pass!')).accessToken;
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** `{...valid, "<key>": <second>}` written as text, so the key really appears twice. */
+  const twice = (valid: Record<string, unknown>, key: string, second: unknown) =>
+    `${JSON.stringify(valid).slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(second)}}`;
+
+  const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${app.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('refuses a duplicated money or state field on every form with 400 in its shape, writing nothing', async () => {
+    const merchant = { 'x-api-key': KEYS.merchant.apiKey, 'x-api-secret': KEYS.merchant.apiSecret };
+    const cases: Array<[string, string, Record<string, string>, (b: Record<string, unknown>) => void]> = [
+      [
+        '/deposit/bank',
+        twice(h2hBody(KEYS.h2h, `DUP-${randomUUID()}`, 10), 'amount', 99999),
+        {},
+        (b) => expect(b).toMatchObject({ status: false, code: 400 }),
+      ],
+      [
+        '/deposits/deposit-request',
+        twice(infraFields(`DUP-${randomUUID()}`, 10, { CustomerFullName: 'Ayşe Yılmaz' }), 'Amount', 99999),
+        {},
+        (b) => expect(b.Success ?? b.success).toBe(false),
+      ],
+      [
+        '/deposit',
+        twice({ transactionId: `DUP-${randomUUID()}`, amount: 10, username: 'ayse' }, 'amount', 99999),
+        merchant,
+        (b) => expect(b.success).toBe(false),
+      ],
+      [
+        '/deposit',
+        `{"transactionId":"DUP-${randomUUID()}","amount":10,"username":"ayse","customer":{"name":"a","name":"b"}}`,
+        merchant,
+        (b) => expect(b.success).toBe(false),
+      ],
+      [
+        '/deposit/bank',
+        twice(h2hBody(KEYS.h2h, `DUP-${randomUUID()}`, 10), '\u0061mount', 99999).replace('\\u0061', '\u0061'),
+        {},
+        (b) => expect(b).toMatchObject({ status: false, code: 400 }),
+      ],
+    ];
+    const { rows: before } = await app.db.query<{ n: string }>('select count(*)::text n from rm_transactions');
+    for (const [path, body, headers, shape] of cases) {
+      const res = await post(path, body, headers);
+      count('duplicate JSON keys');
+      expect([path, body, res.status, res.body.errorCode]).toEqual([path, body, 400, 'validation_failed']);
+      expect(String(res.body.message)).toMatch(/appears more than once/);
+      shape(res.body);
+    }
+    await app.settle();
+    const { rows: after } = await app.db.query<{ n: string }>('select count(*)::text n from rm_transactions');
+    expect(after[0]!.n).toBe(before[0]!.n);
+    // The panel too (a state field twice).
+    const panel = await post('/panel/merchants/save', '{"name":"Dup","active":true,"active":false}', {
+      authorization: `Bearer ${admin}`,
+    });
+    count('duplicate JSON keys');
+    expect(panel).toMatchObject({ status: 400, body: { success: false, errorCode: 'validation_failed' } });
+  });
+});
+
+describe('a double-clicked two-factor verify (PostgreSQL)', () => {
+  let app: TestApp;
+  const PASSWORD = 'Initial-pass-1';
+  beforeAll(async () => {
+    app = await startTestApp('postgres');
+    await app.provision(issueBootstrap());
+    await app.commands.execute(
+      new ConfigureOperatorCommand(
+        { username: 'tfa-clicks', password: PASSWORD, role: 'operator', active: true },
+        { source: 'test' },
+      ),
+    );
+    await app.settle();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('ten parallel verifies of one challenge and code: the first opens the session, the rest answer already used, nobody is locked out', async () => {
+    const client = panelClient(app);
+    const init = await client.post('/api/auth/2fa/setup/init', { username: 'tfa-clicks', password: PASSWORD });
+    const authenticator = Authenticator.of(init.body.otpauthUrl);
+    const confirm = await client.post('/api/auth/2fa/setup/confirm', {
+      setupToken: init.body.setupToken,
+      code: await authenticator.next(),
+    });
+    expect(confirm.status).toBe(201);
+    await app.settle();
+
+    const login = await client.post('/api/auth/login', { username: 'tfa-clicks', password: PASSWORD });
+    const challengeToken = login.body.challengeToken as string;
+    const code = await authenticator.next();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => client.post('/api/auth/2fa/verify', { challengeToken, code })),
+    );
+    count('two-factor double-clicks', answers.length);
+    const opened = answers.filter((a) => a.status === 201);
+    expect(opened).toHaveLength(1);
+    expect(opened[0]!.body.accessToken).toEqual(expect.any(String));
+    expect(answers.filter((a) => a.status !== 201).map((a) => [a.status, a.body.errorCode])).toEqual(
+      Array.from({ length: 9 }, () => [409, 'two_factor_code_used']),
+    );
+    // The session that was opened works, and a later click still says so.
+    expect((await client.get('/api/auth/me', opened[0]!.body.accessToken)).status).toBe(200);
+    expect(await client.post('/api/auth/2fa/verify', { challengeToken, code })).toMatchObject({
+      status: 409,
+      body: { errorCode: 'two_factor_code_used' },
+    });
+    // No failure was counted: the next sign-in goes through.
+    const again = await client.post('/api/auth/login', { username: 'tfa-clicks', password: PASSWORD });
+    const next = await client.post('/api/auth/2fa/verify', {
+      challengeToken: again.body.challengeToken,
+      code: await authenticator.next(),
+    });
+    expect(next.status).toBe(201);
+  }, 120_000);
 });
