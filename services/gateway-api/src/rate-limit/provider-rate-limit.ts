@@ -10,8 +10,11 @@ export const AUTH_FAILURES_PER_MINUTE = 20;
 const MAX_TRACKED = 100_000;
 /** Longer than any real key: counted per IP only, never kept as a key. */
 const MAX_KEY_LENGTH = 256;
-/** Panel routes are not gateway API calls: their refusals are not authentication failures of a key. */
-const PANEL = /^(\/api)?\/panel\//;
+/**
+ * Panel routes and incoming webhooks are not gateway API calls: their refusals are not
+ * authentication failures of a key (a webhook body may carry an `apiKey` of the upstream's own).
+ */
+const NOT_API = /^(\/api)?\/(panel\/|(deposit|withdraw|withdrawal)\/callback\/)/;
 
 interface CallerState {
   budget: CallerBudget;
@@ -50,7 +53,7 @@ export async function registerProviderRateLimit(fastify: FastifyInstance, settin
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const state = callers.get(request);
-    if (state && !state.settled && [400, 401, 403].includes(reply.statusCode) && !PANEL.test(request.url)) {
+    if (state && !state.settled && [400, 401, 403].includes(reply.statusCode) && !NOT_API.test(request.url)) {
       const apiKey = namedKey(request);
       if (apiKey !== undefined) state.budget.failedRequest(boundedKey(apiKey), request.ip);
     }

@@ -234,6 +234,6 @@ export class TwoFactorService {
 function challengeAlreadyUsed(): DomainError {
   return new DomainError(
     'two_factor_code_used',
-    'this sign-in was already completed with this code (a repeated click); the session it opened stands',
+    'this sign-in was already completed (a repeated verify of the same login); the session it opened stands',
   );
 }
