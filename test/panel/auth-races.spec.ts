@@ -92,15 +92,11 @@ describe('operator auth under parallel attempts (PostgreSQL)', () => {
       client.post('/api/auth/2fa/verify', { challengeToken, code: second }),
     ]);
     expect(answers.filter((a) => a.status === 201 && a.body.accessToken)).toHaveLength(1);
-    // The loser is refused by the challenge (used) or by the code's replay protection (an older step).
-    expect(
-      answers.filter(
-        (a) => a.status === 401 && ['invalid_token', 'invalid_two_factor_code'].includes(String(a.body.errorCode)),
-      ),
-    ).toHaveLength(1);
+    // The loser waited for the winner and is told the sign-in is done (409, not a counted failure).
+    expect(answers.filter((a) => a.status === 409 && a.body.errorCode === 'two_factor_code_used')).toHaveLength(1);
     // Later, with a code of a newer step (which the replay protection alone would accept), the used
     // challenge stays used: no second session from one password check.
     const again = await client.post('/api/auth/2fa/verify', { challengeToken, code: await authenticator.next() });
-    expect(again).toMatchObject({ status: 401, body: { errorCode: 'invalid_token' } });
+    expect(again).toMatchObject({ status: 409, body: { errorCode: 'two_factor_code_used' } });
   });
 });

@@ -16,7 +16,7 @@ import {
   type Observability,
 } from '@transfergate/observability';
 import { PANEL_SETTINGS, registerPanelWeb, type PanelSettings } from '@transfergate/panel-api';
-import { registerUnstorableTextGuard } from '@transfergate/runtime/http';
+import { registerDuplicateKeyRefusal, registerUnstorableTextGuard } from '@transfergate/runtime/http';
 import { AllInOneModule } from './app.module.js';
 import type { RuntimeConfig } from './config/runtime-config.js';
 import { applyBootstrap, ensureFirstAdmin, type ProvisionSummary } from './provisioning/provisioner.js';
@@ -121,6 +121,7 @@ async function startOn(db: SqlDatabase, config: RuntimeConfig): Promise<RunningA
     logger: observability.logger.child({ context: 'Http' }),
   });
   registerUnstorableTextGuard(app.getHttpAdapter().getInstance());
+  registerDuplicateKeyRefusal(app);
   await registerProviderRateLimit(app.getHttpAdapter().getInstance(), gatewaySettings);
   // The operator UI under /admin/ (503 with a hint when apps/panel-web is not built).
   await registerPanelWeb(app.getHttpAdapter().getInstance());

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // First: a replay runs in a process of its own before the rest of this entry loads (see there).
 import './cli/replay/replay-first.js';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadRuntimeConfig } from './config/runtime-config.js';
@@ -20,6 +19,7 @@ import {
   readBootstrapFile,
 } from './provisioning/provisioner.js';
 import { DataDirLockedError } from '@transfergate/event-store';
+import { PrivateFileRefusedError, makePrivateDir, writePrivateFile } from '@transfergate/runtime/http';
 import { DEMO_DEFAULT_HOST, MAIN_USAGE } from './cli/usage.js';
 import { consoleFormatFrom, consolePrinter } from './cli/console-lines.js';
 
@@ -111,12 +111,23 @@ async function main(): Promise<void> {
   const admin = await running.ensureFirstAdmin();
   let passwordFile: string | undefined;
   if (admin.generatedPassword) {
-    passwordFile = writeAdminPasswordFile(config.dataDir, admin.generatedPassword);
+    try {
+      passwordFile = writeAdminPasswordFile(config.dataDir, admin.generatedPassword);
+    } catch (error) {
+      // A planted link is not followed; the password is still shown below, once.
+      if (!(error instanceof PrivateFileRefusedError)) throw error;
+      say.error(`${error.message} (the generated admin password is not written to a file)`);
+    }
     // A JSON line goes to a log collector, where a password must never be: it names the file only.
     say.info(
-      `\n  First start: operator "admin" created with password ${admin.generatedPassword}\n  (shown once, also written to ${passwordFile}, mode 0600; set ADMIN_PASSWORD to choose it)\n`,
+      `
+  First start: operator "admin" created with password ${admin.generatedPassword}
+  (shown once${passwordFile ? `, also written to ${passwordFile}, mode 0600` : ''}; set ADMIN_PASSWORD to choose it)
+`,
       { operator: 'admin', passwordFile },
-      `first start: operator "admin" created with a generated password, written to ${passwordFile} (mode 0600)`,
+      passwordFile
+        ? `first start: operator "admin" created with a generated password, written to ${passwordFile} (mode 0600)`
+        : 'first start: operator "admin" created with a generated password, not written to a file: set ADMIN_PASSWORD or reset it',
     );
   } else if (admin.created) {
     say.info('First start: operator "admin" created with ADMIN_PASSWORD', { operator: 'admin' });
@@ -166,10 +177,9 @@ async function flushLogger(logger: RunningApp['observability']['logger'], timeou
  */
 function writeAdminPasswordFile(dataDir: string, password: string): string {
   const file = join(dataDir, ADMIN_PASSWORD_FILE);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  // writeFileSync's mode applies only when it creates the file (and under the umask): make it exact.
-  chmodSync(file, 0o600);
+  makePrivateDir(dataDir);
+  // Never through a symbolic or hard link someone planted in DATA_DIR (private-files.ts).
+  writePrivateFile(file, `${password}\n`);
   return file;
 }
 
@@ -198,7 +208,7 @@ function readyBanner(
   demoCallbacks: string | undefined,
 ): string {
   const signIn = admin.generatedPassword
-    ? `admin / ${admin.generatedPassword} (generated, shown once) — also in ${passwordFile} (mode 0600)`
+    ? `admin / ${admin.generatedPassword} (generated, shown once)${passwordFile ? ` — also in ${passwordFile} (mode 0600)` : ''}`
     : admin.created
       ? 'admin / the ADMIN_PASSWORD you set'
       : 'your operator account (the first one is admin)';

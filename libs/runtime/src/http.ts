@@ -11,3 +11,5 @@ export { errorBody, errorShapeForPath, type ErrorShape } from './http-errors/err
 export * from './http-input/unstorable-text.guard.js';
 export * from './http-input/request-origin.js';
 export { registerAllowedMethods, allowedMethodsFor } from './http-errors/allowed-methods.js';
+export * from './private-files.js';
+export { registerDuplicateKeyRefusal, firstDuplicateKey } from './http-input/duplicate-json-keys.js';

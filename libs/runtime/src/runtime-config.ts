@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { allowedTargetsFrom, egressPolicy } from '@transfergate/security';
+import { PrivateFileRefusedError, makePrivateDir, writePrivateFile } from './private-files.js';
 
 /**
  * Runtime configuration from the environment, validated once at start. Every bad value is reported
@@ -154,9 +155,15 @@ function secretKeyFor(env: z.infer<typeof EnvSchema>, dataDir: string): Buffer {
   }
   const file = join(dataDir, 'secret.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  mkdirSync(dataDir, { recursive: true });
+  // The data directory is created here on a first start: readable by this user only (private-files.ts).
+  makePrivateDir(dataDir);
   const key = randomBytes(32);
-  writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+  try {
+    writePrivateFile(file, key.toString('base64'));
+  } catch (error) {
+    if (error instanceof PrivateFileRefusedError) throw new ConfigError([error.message]);
+    throw error;
+  }
   return key;
 }
 

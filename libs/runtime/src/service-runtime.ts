@@ -31,6 +31,7 @@ import { loadServiceConfig, type DistributedServiceName, type ServiceConfig } fr
 import { ServiceHealthController, ServiceLifecycle } from './service-health.js';
 import { FormErrorFilter } from './http-errors/form-error.filter.js';
 import { registerUnstorableTextGuard } from './http-input/unstorable-text.guard.js';
+import { registerDuplicateKeyRefusal } from './http-input/duplicate-json-keys.js';
 import { registerAllowedMethods } from './http-errors/allowed-methods.js';
 
 export interface ServiceSpec {
@@ -141,6 +142,7 @@ export async function startService(spec: ServiceSpec, env: NodeJS.ProcessEnv = p
       logger: observability.logger.child({ context: 'Http' }),
     });
     registerUnstorableTextGuard(app.getHttpAdapter().getInstance());
+    registerDuplicateKeyRefusal(app);
     await spec.configureHttp?.(app.getHttpAdapter().getInstance(), config);
     await app.init();
     await app.startAllMicroservices();

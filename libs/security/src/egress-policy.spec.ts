@@ -51,6 +51,33 @@ describe('egress policy', () => {
     expect(addressRefusal('192.168.0.1', policy)).toContain('private');
   });
 
+  it.each([
+    ['http://[::169.254.169.254]/latest/meta-data/', '169.254.169.254'],
+    ['http://[::7f00:1]:5432/', '127.0.0.1'],
+    ['http://[::10.0.0.1]/', '10.0.0.1'],
+    ['http://[::a00:1]/', '10.0.0.1'],
+    ['http://[::8.8.8.8]/', '8.8.8.8'],
+    ['http://[0:0:0:0:0:0:c0a8:101]/', '192.168.1.1'],
+  ])('refuses the IPv4-compatible IPv6 address %s, naming the IPv4 address it embeds', (url, ipv4) => {
+    expect(callbackUrlRefusal(url, none)).toContain(`an IPv4-compatible IPv6 address (::/96) that embeds ${ipv4}`);
+  });
+
+  it.each([
+    ['http://[::ffff:0:7f00:1]/', 'IPv4-translated'],
+    ['http://[64:ff9b::a9fe:a9fe]/', 'NAT64'],
+    ['http://[64:ff9b:1::7f00:1]/', 'NAT64'],
+    ['http://[2002:7f00:1::1]/', '6to4'],
+    ['http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', 'Teredo'],
+  ])('refuses %s, an IPv6 form that embeds an IPv4 address (%s)', (url, why) => {
+    expect(callbackUrlRefusal(url, none)).toContain(why);
+  });
+
+  it('allows an IPv4-compatible address only where its IPv6 form is allow-listed', () => {
+    expect(callbackUrlRefusal('http://[::7f00:1]/', egressPolicy(['127.0.0.1/32']))).toContain('IPv4-compatible');
+    expect(callbackUrlRefusal('http://[::7f00:1]/', egressPolicy(['::7f00:1']))).toBeUndefined();
+    expect(callbackUrlRefusal('http://[::7f00:1]/', egressPolicy(['::/96']))).toBeUndefined();
+  });
+
   it('refuses a malformed allow-list instead of allowing nothing or everything', () => {
     expect(() => egressPolicy(['127.0.0.1/33', 'nonsense'])).toThrow(/127\.0\.0\.1\/33.*nonsense/);
   });
@@ -75,6 +102,17 @@ describe('egress policy', () => {
       );
       const mapped = await resolve(none, [{ address: '::ffff:169.254.169.254', family: 6 }], true);
       expect(mapped.error?.message).toContain('cloud metadata');
+      for (const address of [
+        '::a9fe:a9fe',
+        '::7f00:1',
+        '::10.0.0.1',
+        '::8.8.8.8',
+        '64:ff9b::7f00:1',
+        '2002:a00:1::1',
+      ]) {
+        const embedded = await resolve(none, [{ address, family: 6 }], true);
+        expect([address, embedded.error?.message]).toEqual([address, expect.stringContaining('embeds')]);
+      }
     });
 
     it('hands the socket only the allowed addresses of a mixed answer', async () => {

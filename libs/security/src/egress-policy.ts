@@ -35,6 +35,10 @@ const RANGE_NAMES: Record<string, string> = {
   unspecified: 'the unspecified address',
   multicast: 'a multicast address',
   broadcast: 'the broadcast address',
+  rfc6145: 'an IPv4-translated IPv6 address (::ffff:0:0:0/96) that embeds an IPv4 address',
+  rfc6052: 'a NAT64 IPv6 address (64:ff9b::/96, 64:ff9b:1::/48) that embeds an IPv4 address',
+  '6to4': 'a 6to4 IPv6 address (2002::/16) that embeds an IPv4 address',
+  teredo: 'a Teredo IPv6 address (2001::/32) that embeds an IPv4 address',
 };
 
 /** Cloud metadata services: named on their own because they are the usual SSRF prize. */
@@ -88,12 +92,43 @@ function refusedKind(ip: string, policy: EgressPolicy): string | undefined {
   const text = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   if (!ipaddr.isValid(text)) return 'not an IP address';
   // process(): an IPv4-mapped IPv6 address (::ffff:127.0.0.1) becomes the IPv4 address it carries.
-  const address = ipaddr.process(text);
+  const address = ipaddr.process(canonicalIpv6(text));
   if (isAllowListed(address, policy)) return undefined;
+  // ::/96, the deprecated IPv4-compatible form (`::169.254.169.254` is written `::a9fe:a9fe` once
+  // a URL parser has seen it): ipaddr.js calls it unicast, yet a stack that still routes it reaches
+  // the IPv4 address it carries. Refused whole (:: and ::1 are named as what they are below).
+  if (address.kind() === 'ipv6' && isIpv4Compatible(address as ipaddr.IPv6)) {
+    return `an IPv4-compatible IPv6 address (::/96) that embeds ${embeddedIpv4(address as ipaddr.IPv6)}`;
+  }
   const range = address.range();
   if (range === 'unicast') return undefined;
   if (METADATA_ADDRESSES.has(address.toString())) return 'a cloud metadata address';
   return RANGE_NAMES[range] ?? `a reserved address (${range})`;
+}
+
+/**
+ * IPv6 text with a dotted tail in WHATWG's canonical hex form. ipaddr.js reads `::10.0.0.1` (the
+ * IPv4-compatible form) as `::ffff:10.0.0.1` (the mapped one), so `::8.8.8.8` would pass as 8.8.8.8;
+ * the URL parser writes both as the kernel sees them (`::a00:1`, `::ffff:a00:1`).
+ */
+function canonicalIpv6(text: string): string {
+  if (!text.includes(':') || !text.includes('.')) return text;
+  try {
+    return new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  } catch {
+    return text;
+  }
+}
+
+/** In ::/96 but not the unspecified or loopback address. */
+function isIpv4Compatible(address: ipaddr.IPv6): boolean {
+  const parts = address.parts;
+  return parts.slice(0, 6).every((part) => part === 0) && (parts[6] !== 0 || parts[7]! > 1);
+}
+
+function embeddedIpv4(address: ipaddr.IPv6): string {
+  const [high, low] = [address.parts[6]!, address.parts[7]!];
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
 /** Why this IP address may not be called, or undefined when it may. Not an IP address: refused. */

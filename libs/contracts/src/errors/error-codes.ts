@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   invalid_token: 401,
   refresh_token_reused: 401,
   invalid_two_factor_code: 401,
+  /** A second verify of a challenge that already opened a session (a double-click): not a failure. */
+  two_factor_code_used: 409,
   permission_denied: 403,
   weak_password: 400,
   account_locked: 429,

@@ -409,6 +409,8 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   invalid_token: 'the access token is invalid or expired',
   refresh_token_reused: 'refresh token reused: the session is revoked',
   invalid_two_factor_code: 'the two-factor code is not valid',
+  two_factor_code_used:
+    'this sign-in was already completed (a repeated verify of the same login); the session it opened stands',
   permission_denied: 'your role lacks the permission transactions.approve',
   weak_password: 'the new password must have at least 12 characters',
   account_locked: 'too many failed attempts; try again later',

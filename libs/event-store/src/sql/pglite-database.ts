@@ -58,7 +58,7 @@ export async function openPglite(dataDir?: string): Promise<SqlDatabase> {
     if (dataDir) {
       // An empty store unpacks an initialised one instead of running initdb (pglite-template.ts).
       if (!isInitialisedDataDir(dataDir)) await unpackPgliteTemplate(dataDir);
-      mkdirSync(dataDir, { recursive: true });
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     }
     raiseWasmTieringBudget();
     db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_SETTINGS });

@@ -4,11 +4,14 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   DomainError,
   FindProviderByApiKeyQuery,
+  isDomainError,
   digestsEqual,
   type ProviderCredentials,
 } from '@transfergate/contracts';
 import { ReadThroughCache, type ReadThroughCacheLimits } from '@transfergate/runtime/caching';
 import { ipAllowed } from '@transfergate/security';
+import type { FastifyRequest } from 'fastify';
+import { chargeFailed, chargeVerified, gateBeforeVerification } from '../rate-limit/provider-rate-limit.js';
 
 /** Every request needs a provider record: held for at most 5 s, 10,000 keys, read again in its last second. */
 const PROVIDER_CACHE_LIMITS: ReadThroughCacheLimits = { ttlMs: 5_000, maxEntries: 10_000, refreshAheadMs: 1_000 };
@@ -54,14 +57,17 @@ export class ProviderAuthService {
    * answer tells a caller without the secret whether a key exists or how it is configured.
    */
   async verifySigned(
+    caller: FastifyRequest,
     apiKey: string,
     presentedSignature: string,
     signatureOf: (apiSecret: string) => string,
     refusal: () => DomainError,
   ): Promise<ProviderCredentials> {
+    gateBeforeVerification(caller);
     const provider = await this.findByApiKey(apiKey);
     const expected = signatureOf(provider?.apiSecret ?? UNKNOWN_KEY_SECRET);
-    if (!provider || !digestsEqual(expected, presentedSignature)) throw refusal();
+    if (!provider || !digestsEqual(expected, presentedSignature)) throw chargeFailed(caller, apiKey) ?? refusal();
+    chargeVerified(caller, provider.apiKey);
     return provider;
   }
 
@@ -70,13 +76,25 @@ export class ProviderAuthService {
     return this.cache.get(apiKey);
   }
 
-  /** Key + secret callers (status, Merchant API, test-auth): known key, matching secret, allowed IP, active. */
+  /**
+   * Key + secret callers (status, Merchant API, test-auth): known key, matching secret, allowed IP,
+   * active. Both checks charge the caller's budgets (provider-rate-limit.ts): a verified request its
+   * key's quota, a failed one its IP's and the key's failures.
+   */
   async authenticate(
     credentials: { apiKey?: string; apiSecret?: string },
-    clientIp: string,
+    caller: FastifyRequest,
   ): Promise<ProviderCredentials> {
-    const provider = await this.byApiKey(credentials.apiKey);
-    this.assertSecret(provider, credentials.apiSecret);
+    gateBeforeVerification(caller);
+    const clientIp = caller.ip;
+    let provider: ProviderCredentials;
+    try {
+      provider = await this.byApiKey(credentials.apiKey);
+      this.assertSecret(provider, credentials.apiSecret);
+    } catch (error) {
+      throw (isDomainError(error) && chargeFailed(caller, credentials.apiKey)) || error;
+    }
+    chargeVerified(caller, provider.apiKey);
     if (!provider.active) throw new DomainError('provider_disabled', 'provider is disabled');
     if (!provider.merchantActive) throw new DomainError('merchant_disabled', 'merchant is disabled');
     if (!ipAllowed(clientIp, provider.apiAllowedIps))

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { DomainError, h2hHash, type ProviderCredentials } from '@transfergate/contracts';
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
 
@@ -13,11 +14,12 @@ export class H2hCallerService {
 
   async authenticate(
     input: { apikey: string; transaction_id: string; amount: bigint; hash: string; callback_url?: string },
-    ip: string,
+    request: FastifyRequest,
     registeredCallback: (provider: ProviderCredentials) => string,
   ): Promise<ProviderCredentials> {
     // Signature first: an unknown key and a wrong hash get the same answer, before the key's settings.
     const provider = await this.auth.verifySigned(
+      request,
       input.apikey,
       input.hash,
       (secret) => h2hHash(input.apikey, input.transaction_id, secret, input.amount),
@@ -27,7 +29,7 @@ export class H2hCallerService {
           'hash does not match SHA256(apikey + transaction_id + secret + round(amount))',
         ),
     );
-    this.auth.assertMayCall(provider, ip, 'h2h');
+    this.auth.assertMayCall(provider, request.ip, 'h2h');
     if (input.callback_url !== undefined && input.callback_url !== registeredCallback(provider)) {
       throw new DomainError(
         'callback_url_mismatch',

@@ -25,7 +25,7 @@ export class H2hDepositController {
   async deposit(@Body() body: unknown, @Req() request: FastifyRequest): Promise<H2hDepositResponse> {
     const input = parseBody(H2hDepositRequestSchema, body);
     const customer = h2hCustomerFields(body as Record<string, unknown>);
-    const provider = await this.caller.authenticate(input, request.ip, (p) => p.callbackDeposit);
+    const provider = await this.caller.authenticate(input, request, (p) => p.callbackDeposit);
     const view = await this.requests.deposit(provider, {
       form: 'h2h',
       externalId: input.transaction_id,

@@ -20,7 +20,7 @@ export class H2hWithdrawalController {
   async withdrawal(@Body() body: unknown, @Req() request: FastifyRequest) {
     const input = parseBody(H2hWithdrawalRequestSchema, body);
     const customer = h2hCustomerFields(body as Record<string, unknown>);
-    const provider = await this.caller.authenticate(input, request.ip, (p) => p.callbackWithdrawal);
+    const provider = await this.caller.authenticate(input, request, (p) => p.callbackWithdrawal);
     const view = await this.requests.withdrawal(provider, {
       form: 'h2h',
       externalId: input.transaction_id,

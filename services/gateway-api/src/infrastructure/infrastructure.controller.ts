@@ -58,7 +58,7 @@ export class InfrastructureController {
 
   private async deposit(request: FastifyRequest): Promise<InfrastructureDepositResponse> {
     const input = parseBody(InfrastructureDepositRequestSchema, fieldsOf(request));
-    const provider = await this.caller(input, request.ip);
+    const provider = await this.caller(input, request);
     const fullName = input.CustomerFullName ?? input.CustomerUsername!;
     const returnUrl = checkedReturnUrl('ReturnUrl', input.ReturnUrl, provider);
     const view = await this.requests.deposit(provider, {
@@ -95,7 +95,7 @@ export class InfrastructureController {
 
   private async withdrawal(request: FastifyRequest): Promise<InfrastructureWithdrawalResponse> {
     const input = parseBody(InfrastructureWithdrawalRequestSchema, fieldsOf(request));
-    const provider = await this.caller(input, request.ip);
+    const provider = await this.caller(input, request);
     await this.requests.withdrawal(provider, {
       form: 'infrastructure',
       externalId: input.RequestId,
@@ -120,17 +120,18 @@ export class InfrastructureController {
 
   private async caller(
     input: { ApiKey: string; OperationGuid: string; SecurityKey: string },
-    ip: string,
+    request: FastifyRequest,
   ): Promise<ProviderCredentials> {
     // Signature first: an unknown key and a wrong SecurityKey get the same answer, before the key's settings.
     const provider = await this.auth.verifySigned(
+      request,
       input.ApiKey,
       input.SecurityKey,
       (secret) => infrastructureSecurityKey(input.ApiKey, secret, input.OperationGuid),
       () =>
         new DomainError('invalid_signature', 'SecurityKey does not match SHA256(ApiKey + ApiSecret + OperationGuid)'),
     );
-    this.auth.assertMayCall(provider, ip, 'infrastructure');
+    this.auth.assertMayCall(provider, request.ip, 'infrastructure');
     return provider;
   }
 }

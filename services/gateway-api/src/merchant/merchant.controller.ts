@@ -67,7 +67,7 @@ export class MerchantController {
   }
 
   private async caller(request: FastifyRequest): Promise<ProviderCredentials> {
-    const provider = await this.auth.authenticate(presentedCredentials(request), request.ip);
+    const provider = await this.auth.authenticate(presentedCredentials(request), request);
     this.auth.assertMayCall(provider, request.ip, 'merchant');
     return provider;
   }

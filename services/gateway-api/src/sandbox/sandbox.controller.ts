@@ -33,7 +33,7 @@ export class SandboxController {
 
   private async decide(action: 'approve' | 'reject', identifier: string, request: FastifyRequest) {
     const input = parseBody(SandboxActionRequestSchema, fieldsOf(request));
-    const provider = await this.auth.authenticate(presentedCredentials(request), request.ip);
+    const provider = await this.auth.authenticate(presentedCredentials(request), request);
     return this.sandbox.decide(provider, action, identifier, input, originOf(request));
   }
 }

@@ -21,7 +21,7 @@ export class StatusController {
   @HttpCode(201)
   async status(@Param('identifier') identifier: string, @Req() request: FastifyRequest): Promise<StatusResponse> {
     const { by } = parseBody(StatusRequestFieldsSchema, fieldsOf(request));
-    const provider = await this.auth.authenticate(presentedCredentials(request), request.ip);
+    const provider = await this.auth.authenticate(presentedCredentials(request), request);
     return this.requests.status(provider, identifier, by);
   }
 }

@@ -27,7 +27,7 @@ export class TestAuthController {
     if (!open || !METHODS.has(request.method)) {
       throw new DomainError('not_found', 'Cannot find /test-auth');
     }
-    const provider = await this.auth.authenticate(presentedCredentials(request), request.ip);
+    const provider = await this.auth.authenticate(presentedCredentials(request), request);
     return { success: true, providerId: provider.number, providerName: provider.name };
   }
 }

@@ -36,6 +36,13 @@ export class SecondFactor {
     return (await this.read(challengeToken)).operatorId;
   }
 
+  /** Whether a verify with this challenge has already opened a session. */
+  async isConsumed(challengeToken: string): Promise<boolean> {
+    const { jti } = await this.read(challengeToken);
+    const { rows } = await this.db.query('select 1 from panel_used_challenges where jti = $1', [jti]);
+    return rows.length > 0;
+  }
+
   /**
    * Marks a challenge used, atomically (its id is the key): of two verifies racing with one
    * challenge only one opens a session. Used ids are kept until the challenge would have expired.

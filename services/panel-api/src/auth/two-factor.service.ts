@@ -38,6 +38,9 @@ const passwordFingerprint = (passwordHash: string) => createHash('sha256').updat
  */
 @Injectable()
 export class TwoFactorService {
+  /** Verifies under way, by challenge token (a request's lifetime: bounded by the requests in flight). */
+  private readonly verifying = new Map<string, Promise<TokenResponse>>();
+
   constructor(
     private readonly operators: OperatorDirectory,
     private readonly throttle: LoginThrottle,
@@ -122,7 +125,32 @@ export class TwoFactorService {
    * go to the audit log (a wrong code against a valid challenge is someone holding the password).
    */
   async verifyChallenge(challengeToken: string, code: string, origin: RequestOrigin): Promise<TokenResponse> {
+    // A double-click sends the same verify several times at once. Each would reserve an attempt
+    // (five parallel reservations lock the second factor) and all but one would fail as a replayed
+    // code. Instead they wait for the first: when it opened a session they answer "already used",
+    // counting nothing; when it failed, each is tried on its own.
+    const first = this.verifying.get(challengeToken);
+    if (first) {
+      const opened = await first.then(
+        () => true,
+        () => false,
+      );
+      if (opened) throw challengeAlreadyUsed();
+      return this.verifyChallenge(challengeToken, code, origin);
+    }
+    const attempt = this.verifyOnce(challengeToken, code, origin);
+    this.verifying.set(challengeToken, attempt);
+    try {
+      return await attempt;
+    } finally {
+      if (this.verifying.get(challengeToken) === attempt) this.verifying.delete(challengeToken);
+    }
+  }
+
+  private async verifyOnce(challengeToken: string, code: string, origin: RequestOrigin): Promise<TokenResponse> {
     const operatorId = await this.secondFactor.operatorOf(challengeToken);
+    // A click that arrives after the first one's session was opened (or at another process).
+    if (await this.secondFactor.isConsumed(challengeToken)) throw challengeAlreadyUsed();
     await this.throttle.reserveAttempt(twoFactorSubject(operatorId));
     const operator = await this.operators.byId(operatorId);
     if (!operator || !operator.active || !operator.totpSecretSealed) {
@@ -201,4 +229,11 @@ export class TwoFactorService {
       throw new DomainError('invalid_token', 'the setup token is invalid or expired; start the setup again');
     }
   }
+}
+
+function challengeAlreadyUsed(): DomainError {
+  return new DomainError(
+    'two_factor_code_used',
+    'this sign-in was already completed (a repeated verify of the same login); the session it opened stands',
+  );
 }

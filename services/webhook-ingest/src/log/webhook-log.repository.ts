@@ -9,6 +9,7 @@ import type {
 } from '@transfergate/contracts';
 import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 import { cleanText, clip } from '../webhook-body.js';
+import { redactCredentialFields, redactCredentialText } from './credential-redaction.js';
 
 /** What is known about a webhook when it arrives. */
 export interface ReceivedWebhook {
@@ -82,31 +83,17 @@ function cutBytes(text: string, limit: number): string {
   return bytes.length <= limit ? text : bytes.subarray(0, limit).toString('utf8');
 }
 
-/**
- * Body fields named like credentials, at any depth, in any case: their values are never stored
- * (an upstream may sign with or echo a secret; the log is read by operators).
- */
-const CREDENTIAL_FIELD =
-  /^(api[-_]?secret|api[-_]?key|secret|password|passwd|pass|security[-_]?key|hash|signature|token|access[-_]?token|refresh[-_]?token|authorization)$/i;
-const REDACTED = '[redacted]';
-/** The same names in a body that is not JSON (`name=value`, `"name": "value"`): the value is blanked. */
-const CREDENTIAL_IN_TEXT =
-  /("?(?:api[-_]?secret|api[-_]?key|secret|password|passwd|pass|security[-_]?key|hash|signature|token|access[-_]?token|refresh[-_]?token|authorization)"?\s*[:=]\s*)("[^"]*"|[^\s,&}]*)/gi;
-
-const redactCredentials = (key: string, value: unknown) =>
-  key !== '' && CREDENTIAL_FIELD.test(key) && (typeof value !== 'object' || value === null) ? REDACTED : value;
-
 /** The body as stored: JSON when it fits the limit, else its text cut at the limit; credentials blanked. */
 function storedBody(webhook: ReceivedWebhook): StoredBody {
   if (webhook.rawText !== undefined) {
     const truncated = Buffer.byteLength(webhook.rawText, 'utf8') > webhook.bodyLimit;
-    const text = cleanText(cutBytes(webhook.rawText, webhook.bodyLimit)).replace(CREDENTIAL_IN_TEXT, `$1${REDACTED}`);
+    const text = cutBytes(redactCredentialText(cleanText(webhook.rawText)), webhook.bodyLimit);
     return { json: null, rawText: text, truncated };
   }
   if (webhook.body === undefined) return { json: null, rawText: null, truncated: false };
   let text: string | undefined;
   try {
-    text = JSON.stringify(webhook.body, redactCredentials);
+    text = JSON.stringify(webhook.body, redactCredentialFields);
   } catch {
     return { json: null, rawText: '[the body could not be serialised]', truncated: false };
   }

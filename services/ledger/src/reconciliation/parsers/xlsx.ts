@@ -2,6 +2,7 @@ import type readXlsxFile from 'read-excel-file/node';
 import type { CsvMapping } from '@transfergate/contracts';
 import { mapRows, type Cell } from './tabular.js';
 import { ProblemList, type ParsedStatement } from './statement.js';
+import { assertXlsxBounded } from './xlsx-bounds.js';
 
 /**
  * A bank's XLSX export, first sheet, with read-excel-file (MIT). Numbers are taken as the cell's own
@@ -11,6 +12,8 @@ import { ProblemList, type ParsedStatement } from './statement.js';
 export async function parseXlsx(content: Buffer, mapping: CsvMapping): Promise<ParsedStatement> {
   // Loaded here, when a workbook arrives: the reader (with its unzip and XML parts) is not needed before.
   const { default: readXlsx } = await import('read-excel-file/node');
+  // Bounded before the reader inflates anything (xlsx-bounds.ts): a zip bomb is refused, not unpacked.
+  await assertXlsxBounded(content);
   const problems = new ProblemList();
   let sheets: Awaited<ReturnType<typeof readXlsxFile<{ numeric: string }>>> = [];
   try {
