@@ -5,15 +5,13 @@ import { RequestDepositHandler } from './commands/request-deposit.handler.js';
 import { RequestWithdrawalHandler } from './commands/request-withdrawal.handler.js';
 import { MerchantRules } from './commands/merchant-rules.js';
 import { ReceivingAccountSelector } from './commands/receiving-account.selector.js';
-import {
-  ApproveTransactionHandler,
-  AssignTransactionHandler,
-  ChangeAmountHandler,
-  ExpireTransactionHandler,
-  RecordWebhookAmountMismatchHandler,
-  RejectTransactionHandler,
-  ReportPaymentHandler,
-} from './commands/transition.handlers.js';
+import { ApproveTransactionHandler } from './commands/approve-transaction.handler.js';
+import { AssignTransactionHandler } from './commands/assign-transaction.handler.js';
+import { ChangeAmountHandler } from './commands/change-amount.handler.js';
+import { ExpireTransactionHandler } from './commands/expire-transaction.handler.js';
+import { RecordWebhookAmountMismatchHandler } from './commands/record-webhook-amount-mismatch.handler.js';
+import { RejectTransactionHandler } from './commands/reject-transaction.handler.js';
+import { ReportPaymentHandler } from './commands/report-payment.handler.js';
 import {
   ConfigureBankAccountHandler,
   ConfigureInfrastructureHandler,
