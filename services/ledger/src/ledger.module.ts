@@ -32,7 +32,7 @@ import { FindTransactionByPaymentTokenHandler, ListBanksHandler } from './querie
 import { PANEL_TRANSACTION_QUERY_HANDLERS } from './queries/panel-transactions.handlers.js';
 import { PanelDashboardHandler } from './queries/panel-dashboard.handler.js';
 import { LedgerProjectionRunner } from './read-models/projection.runner.js';
-import { RECORDS_COMMAND_HANDLERS } from './config/records-config.handlers.js';
+import { RECORDS_COMMAND_HANDLERS } from './config/records-commands.js';
 import { SETTINGS_LEDGER_PROVIDERS } from './config/settings-api.handlers.js';
 import { RECORDS_QUERY_HANDLERS } from './queries/records-queries.handlers.js';
 import { DashboardHandler } from './queries/records-dashboard.handler.js';
