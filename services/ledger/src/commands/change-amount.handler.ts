@@ -41,13 +41,11 @@ export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand,
     );
   }
 
-  /** A withdrawal's new reservation needs the merchant's fee and limit and the balance. */
+  /** The merchant's amount range; a withdrawal's new reservation also needs its fee, limit and balance. */
   private async context(current: TransactionAggregate): Promise<ChangeAmountContext> {
     const { type, merchantId, transactionId } = current.view;
-    if (type === 'deposit') return { merchant: undefined, ledger: undefined };
-    return {
-      merchant: await this.rules.of(merchantId),
-      ledger: await this.repository.loadMerchantLedger(merchantId, transactionId),
-    };
+    const merchant = await this.rules.of(merchantId);
+    if (type === 'deposit') return { merchant, ledger: undefined };
+    return { merchant, ledger: await this.repository.loadMerchantLedger(merchantId, transactionId) };
   }
 }

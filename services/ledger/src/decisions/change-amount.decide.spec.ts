@@ -61,6 +61,36 @@ describe('decideChangeAmount', () => {
     });
   });
 
+  describe("the merchant's range", () => {
+    // 10.00 to 5,000.00 TRY.
+    const ranged = merchantRecord({ minAmountKurus: '1000', maxAmountKurus: '500000' });
+
+    it.each([
+      ['a deposit', DEPOSIT_ID, depositIn('payment_reported')],
+      ['a withdrawal', WITHDRAWAL_ID, withdrawalIn('pending')],
+    ])("refuses %s set above the merchant's maximum or below its minimum, naming the range", (_what, id, events) => {
+      const given = givenTransaction(...events);
+      const ledger = givenLedger(MERCHANT_ID, []);
+      for (const amount of [500_001n, 999n]) {
+        const refusal = refusalOf(decideChangeAmount(change(id, amount), given, { merchant: ranged, ledger }));
+        expect(refusal.errorCode).toBe('amount_out_of_range');
+        expect(refusal.message).toBe('amount must be between 10.00 and 5000.00 TRY');
+        expect(refusal.details).toEqual({ minAmount: '10.00', maxAmount: '5000.00' });
+      }
+    });
+
+    it('takes exactly the minimum and the maximum', () => {
+      const given = givenTransaction(...depositIn('awaiting_payment'));
+      for (const amount of [1_000n, 500_000n]) {
+        expect(
+          then(decideChangeAmount(change(DEPOSIT_ID, amount), given, { merchant: ranged, ledger: undefined })),
+        ).toMatchObject({
+          writes: [{}],
+        });
+      }
+    });
+  });
+
   describe('a withdrawal', () => {
     // 100.00 TRY reserved with a 2.00 TRY fee (2 %), after 500.00 TRY credited.
     const merchant = merchantRecord({ withdrawalCommissionBp: 200, overdraftLimitKurus: '0' });

@@ -10,10 +10,11 @@ import { reserveRefusal, withdrawalTransfers, type MerchantBalance } from '../do
 import { moveRefusal, type TransactionAggregate } from '../domain/transaction.js';
 import type { PendingWrite } from '../persistence/ledger-repository.js';
 import { by, transactionWrite, type Decided } from './decision.js';
+import { amountRangeRefusal } from './merchant-limits.js';
 
 /** What the handler loads for this decision. */
 export interface ChangeAmountContext {
-  /** The merchant's rules: a withdrawal's fee and overdraft limit. */
+  /** The merchant's rules: its amount range, and a withdrawal's fee and overdraft limit. */
   merchant: EventData<'MerchantConfigured'> | undefined;
   /** A withdrawal's merchant balance (its reservation moves, at this version of the ledger). */
   ledger: MerchantBalance | undefined;
@@ -25,8 +26,8 @@ export function changeAmountInputRefusal(command: ChangeAmountCommand['input']):
 }
 
 /**
- * An operator sets an open transaction's amount (the requested amount stays in the history). A
- * deposit's fee stays 0; a withdrawal's fee follows the new amount, and its reservation moves to
+ * An operator sets an open transaction's amount (the requested amount stays in the history),
+ * within the merchant's per-transaction range (`amount_out_of_range` otherwise). A deposit's fee stays 0; a withdrawal's fee follows the new amount, and its reservation moves to
  * amount + fee at the ledger's version: the old reservation is released in the same step, so only
  * the difference must fit the balance.
  */
@@ -40,6 +41,9 @@ export function decideChangeAmount(
   const view = state.view;
   const refusal = moveRefusal(view, 'change-amount');
   if (refusal) return refusal;
+  // An operator's amount keeps to the merchant's range, as an integrator's request must.
+  const outOfRange = context.merchant && amountRangeRefusal(context.merchant, command.amountKurus);
+  if (outOfRange) return outOfRange;
   if (view.type === 'deposit') {
     return [
       transactionWrite(view.transactionId, state.version, [

@@ -7,6 +7,7 @@ import {
   accepted,
   depositIn,
   givenTransaction,
+  merchantRecord,
   refusalOf,
   withdrawalIn,
 } from './testing/given-when-then.js';
@@ -166,6 +167,37 @@ describe('decideMatch', () => {
       );
       expect(plan).toMatchObject({ approve: false, changeAmountKurus: undefined });
       expect(plan.matched.data).toMatchObject({ decision: 'link', differences: ['paid_more'] });
+    });
+  });
+
+  describe("a received amount outside the merchant's range", () => {
+    const ranged = merchantRecord({ minAmountKurus: '1000', maxAmountKurus: '500000' });
+    const paid = (amountKurus: string) => ({
+      line: line({ amountKurus }),
+      transaction: deposit(),
+      matchedLineId: undefined,
+      merchant: ranged,
+    });
+
+    it('is refused before anything is claimed, naming the range', () => {
+      const refusal = refusalOf(decideMatch(match({ amount: 'received' }), paid('90000000')));
+      expect(refusal.errorCode).toBe('amount_out_of_range');
+      expect(refusal.message).toBe(
+        "TG-1: the received amount 900000.00 TRY is outside the merchant's range (10.00 to 5000.00 TRY): approve at the requested amount or dismiss the line",
+      );
+      expect(refusal.details).toEqual({ minAmount: '10.00', maxAmount: '5000.00' });
+      expect(refusalOf(decideMatch(match({ amount: 'received' }), paid('999'))).errorCode).toBe('amount_out_of_range');
+    });
+
+    it('is no bar to approving at the requested amount', () => {
+      expect(accepted(decideMatch(match({ amount: 'requested' }), paid('90000000'))).matched.data).toMatchObject({
+        decision: 'approve',
+        differences: ['paid_more'],
+      });
+    });
+
+    it('within the range is set and approved', () => {
+      expect(accepted(decideMatch(match({ amount: 'received' }), paid('500000'))).changeAmountKurus).toBe(500_000n);
     });
   });
 

@@ -2,14 +2,17 @@ import {
   DomainError,
   STREAMS,
   domainEvent,
+  kurusToDecimalString,
   type ActorRef,
   type DomainEvent,
+  type EventData,
   type LineDifference,
   type StatementLineView,
   type TransactionView,
 } from '@transfergate/contracts';
 import type { PendingWrite } from '../persistence/ledger-repository.js';
 import { by, type Decided } from './decision.js';
+import { amountRangeRefusal } from './merchant-limits.js';
 
 export interface MatchRequest {
   lineId: string;
@@ -30,6 +33,8 @@ export interface MatchState {
   transaction: TransactionView | undefined;
   /** The line this transaction is matched to already, if any. */
   matchedLineId: string | undefined;
+  /** The transaction's merchant's rules: the range a received amount must keep to (loaded for one). */
+  merchant?: EventData<'MerchantConfigured'> | undefined;
 }
 
 /** What a match does, in order: claim the pair, set the received amount, approve, record the match. */
@@ -57,7 +62,8 @@ export function queuedLineRefusal(line: StatementLineView | undefined): DomainEr
  * Matching a queued statement line to a transaction. A credit line pays a deposit of its own
  * account: an open one is approved (at its amount, or at the line's when the operator chooses the
  * received amount), an approved one is linked, a rejected one is refused (dismiss the line instead),
- * an expired one needs the permission to approve expired deposits. A debit line pays out an approved
+ * an expired one needs the permission to approve expired deposits; a received amount outside the
+ * merchant's range is refused. A debit line pays out an approved
  * withdrawal and is only linked. A transaction is matched to one line at most (paid twice: dismiss
  * the second). The differences recorded are the line's against the deposit (paid less or more,
  * after expiry, by a third party).
@@ -101,6 +107,17 @@ export function decideMatch(command: MatchRequest, state: MatchState): Decided<M
   const link = txn.state === 'approved';
   const changeAmountKurus =
     !link && command.amount === 'received' && lineAmount !== BigInt(requested) ? lineAmount : undefined;
+  if (changeAmountKurus !== undefined && state.merchant) {
+    // Refused before the claim: the deposit keeps its amount and the line stays queued.
+    const outOfRange = amountRangeRefusal(state.merchant, changeAmountKurus);
+    if (outOfRange) {
+      return new DomainError(
+        'amount_out_of_range',
+        `TG-${txn.number}: the received amount ${kurusToDecimalString(changeAmountKurus)} TRY is outside the merchant's range (${outOfRange.details!.minAmount} to ${outOfRange.details!.maxAmount} TRY): approve at the requested amount or dismiss the line`,
+        outOfRange.details,
+      );
+    }
+  }
   const matched = domainEvent('StatementLineMatched', {
     lineId: line.lineId,
     bankAccountId: line.bankAccountId,
@@ -119,7 +136,10 @@ export function decideMatch(command: MatchRequest, state: MatchState): Decided<M
 }
 
 /** The line and the transaction claimed for each other: each stream exists once, whatever races. */
-function matchClaim(line: StatementLineView, transactionId: string): PendingWrite[] {
+export function matchClaim(
+  line: Pick<StatementLineView, 'lineId' | 'bankAccountId'>,
+  transactionId: string,
+): PendingWrite[] {
   return [
     {
       streamId: STREAMS.statementLineClaim(line.lineId),

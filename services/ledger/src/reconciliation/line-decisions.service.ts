@@ -13,6 +13,7 @@ import { WrongExpectedVersionError } from '@transfergate/event-store';
 import { orThrow } from '../decisions/decision.js';
 import { decideDismiss, dismissReasonOf } from '../decisions/dismiss-statement-line.decide.js';
 import { decideMatch, type MatchRequest } from '../decisions/match-statement-line.decide.js';
+import { MerchantRules } from '../commands/merchant-rules.js';
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
 import { ReconciliationStore } from './reconciliation-store.js';
@@ -36,6 +37,7 @@ export class LineDecisions {
     private readonly repository: LedgerRepository,
     private readonly store: ReconciliationStore,
     private readonly commands: CommandBus,
+    private readonly rules: MerchantRules,
   ) {}
 
   /**
@@ -66,7 +68,8 @@ export class LineDecisions {
     const line = await this.store.line(request.lineId);
     const txn = line?.state === 'queued' ? await this.repository.loadTransaction(request.transactionId) : undefined;
     const matchedLineId = txn ? await this.store.matchedLineOf(request.transactionId) : undefined;
-    const plan = orThrow(decideMatch(request, { line, transaction: txn?.view, matchedLineId }));
+    const merchant = txn && request.amount === 'received' ? await this.rules.of(txn.view.merchantId) : undefined;
+    const plan = orThrow(decideMatch(request, { line, transaction: txn?.view, matchedLineId, merchant }));
     await this.claimForMatch(plan.claim, request.transactionId, request.actor);
     if (plan.changeAmountKurus !== undefined) {
       await this.commands.execute(
