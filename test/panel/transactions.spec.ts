@@ -175,6 +175,16 @@ describe('panel transactions over HTTP (PostgreSQL)', () => {
     expect(await eventCount(id, 'TransactionApproved')).toBe(1);
   });
 
+  it("update-amount outside the merchant's range is refused with 422 amount_out_of_range and changes nothing", async () => {
+    const id = await gatewayDeposit(100);
+    const refused = await client.post('/panel/deposit/update-amount', { id, amount: 9_000_000 }, admin);
+    expect(refused).toMatchObject({ status: 422, body: { success: false, errorCode: 'amount_out_of_range' } });
+    expect(refused.body.message).toMatch(/^amount must be between \d+\.\d\d and \d+\.\d\d TRY$/);
+    expect(await eventCount(id, 'TransactionAmountChanged')).toBe(0);
+    const within = await client.post('/panel/deposit/update-amount', { id, amount: 120 }, admin);
+    expect(within).toMatchObject({ status: 201, body: { amount: 120, originalAmount: 100 } });
+  });
+
   it('20 concurrent approvals of one deposit: one 201, 19 × 422 transaction_final, one event, one posting', async () => {
     const id = await gatewayDeposit(400);
     const answers = await Promise.all(

@@ -1,4 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
+import { MerchantRules } from '../../services/ledger/src/commands/merchant-rules.js';
+import { matchClaim } from '../../services/ledger/src/decisions/match-statement-line.decide.js';
 import { LedgerRepository } from '../../services/ledger/src/persistence/ledger-repository.js';
 import { LineDecisions } from '../../services/ledger/src/reconciliation/line-decisions.service.js';
 import { ReconciliationStore } from '../../services/ledger/src/reconciliation/reconciliation-store.js';
@@ -35,7 +37,7 @@ describe('statement line decisions racing across ledger processes (PostgreSQL)',
     accountId = (accounts.body.items ?? accounts.body)[0].id;
     const get = <T>(token: new (...args: never[]) => T) => app.app.get(token, { strict: false });
     first = get(LineDecisions);
-    second = new LineDecisions(get(LedgerRepository), get(ReconciliationStore), get(CommandBus));
+    second = new LineDecisions(get(LedgerRepository), get(ReconciliationStore), get(CommandBus), get(MerchantRules));
   });
   afterAll(async () => {
     await app?.stop();
@@ -116,11 +118,9 @@ describe('statement line decisions racing across ledger processes (PostgreSQL)',
     const a = await deposit(350);
     const lineId = await importLine('RESUME', 35000n);
     // The claim of this pair is in place, as a process that died right after claiming leaves it.
-    await (first as unknown as { claimForMatch(l: unknown, t: string, actor: unknown): Promise<void> }).claimForMatch(
-      { lineId, bankAccountId: accountId },
-      a,
-      { source: 'test' },
-    );
+    await (
+      first as unknown as { claimForMatch(claim: unknown, t: string, actor: unknown): Promise<void> }
+    ).claimForMatch(matchClaim({ lineId, bankAccountId: accountId }, a), a, { source: 'test' });
     await expect(second.match(request(lineId, await deposit(350)))).rejects.toMatchObject({
       errorCode: 'line_decided',
     });

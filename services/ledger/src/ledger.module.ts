@@ -5,15 +5,13 @@ import { RequestDepositHandler } from './commands/request-deposit.handler.js';
 import { RequestWithdrawalHandler } from './commands/request-withdrawal.handler.js';
 import { MerchantRules } from './commands/merchant-rules.js';
 import { ReceivingAccountSelector } from './commands/receiving-account.selector.js';
-import {
-  ApproveTransactionHandler,
-  AssignTransactionHandler,
-  ChangeAmountHandler,
-  ExpireTransactionHandler,
-  RecordWebhookAmountMismatchHandler,
-  RejectTransactionHandler,
-  ReportPaymentHandler,
-} from './commands/transition.handlers.js';
+import { ApproveTransactionHandler } from './commands/approve-transaction.handler.js';
+import { AssignTransactionHandler } from './commands/assign-transaction.handler.js';
+import { ChangeAmountHandler } from './commands/change-amount.handler.js';
+import { ExpireTransactionHandler } from './commands/expire-transaction.handler.js';
+import { RecordWebhookAmountMismatchHandler } from './commands/record-webhook-amount-mismatch.handler.js';
+import { RejectTransactionHandler } from './commands/reject-transaction.handler.js';
+import { ReportPaymentHandler } from './commands/report-payment.handler.js';
 import {
   ConfigureBankAccountHandler,
   ConfigureInfrastructureHandler,
@@ -37,7 +35,7 @@ import { LedgerProjectionRunner } from './read-models/projection.runner.js';
 import { ANSWERED_DEPOSITS } from './ports/answered-deposits.js';
 import { DEPOSIT_CONTEXTS } from './ports/deposit-contexts.js';
 import { READ_YOUR_WRITES } from './ports/read-your-writes.js';
-import { RECORDS_COMMAND_HANDLERS } from './config/records-config.handlers.js';
+import { RECORDS_COMMAND_HANDLERS } from './config/records-commands.js';
 import { SETTINGS_LEDGER_PROVIDERS } from './config/settings-api.handlers.js';
 import { RECORDS_QUERY_HANDLERS } from './queries/records-queries.handlers.js';
 import { DashboardHandler } from './queries/records-dashboard.handler.js';

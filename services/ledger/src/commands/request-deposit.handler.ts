@@ -4,19 +4,19 @@ import {
   DomainError,
   RequestDepositCommand,
   STREAMS,
-  domainEvent,
   type TransactionView,
   transactionIdFor,
 } from '@transfergate/contracts';
 import { WrongExpectedVersionError } from '@transfergate/event-store';
+import { decideRequestDeposit } from '../decisions/request-deposit.decide.js';
 import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
-import { answerClaimed, assertMerchantAllows, originOf, repeatOrRefusal } from './request-rules.js';
+import { answerClaimed, repeatOrRefusal } from './request-rules.js';
 
-/** Decides a deposit request: merchant rules, receiving account, a new stream claimed with no_stream. */
+/** A deposit request: load its context, decide (decideRequestDeposit), claim a new stream with no_stream. */
 @CommandHandler(RequestDepositCommand)
 export class RequestDepositHandler implements ICommandHandler<RequestDepositCommand, TransactionView> {
   constructor(
@@ -35,36 +35,24 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       input.amountKurus,
       input.preferredBankCode,
     );
-    try {
-      assertMerchantAllows(merchant, input.amountKurus);
-      if (!account)
-        throw new DomainError('no_receiving_account', 'no receiving bank account can take this amount right now');
-    } catch (refusal) {
-      return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, refusal);
+    const event = decideRequestDeposit(input, {
+      transactionId,
+      merchant,
+      account,
+      number,
+      nowMs: Date.now(),
+      depositTtlMs: this.settings.depositTtlMs,
+      paymentToken: newPaymentToken(),
+    });
+    if (event instanceof DomainError) {
+      return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, event);
     }
-    // Object.assign, not a leading spread: on Node 20's V8 an object spread followed by new keys
-    // costs about 4 µs here, Object.assign under 1 (same keys, same order).
-    const event = domainEvent(
-      'DepositRequested',
-      Object.assign(originOf(input, transactionId, number), {
-        receivingAccount: {
-          bankAccountId: account.bankAccountId,
-          bank: account.bank,
-          bankCode: account.bankCode,
-          holderName: account.holderName,
-          iban: account.iban,
-          fast: account.fast,
-        },
-        paymentToken: newPaymentToken(),
-        expiresAt: new Date(Date.now() + this.settings.depositTtlMs).toISOString(),
-      }),
-    );
     const request = {
       streamId: STREAMS.transaction(transactionId),
       expectedVersion: 'no_stream' as const,
       events: [event],
     };
-    const deposit = { transactionId, bankAccountId: account.bankAccountId, day, amountKurus: input.amountKurus };
+    const deposit = { transactionId, bankAccountId: account!.bankAccountId, day, amountKurus: input.amountKurus };
     try {
       return await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
     } catch (error) {

@@ -1,15 +1,6 @@
-import {
-  DomainError,
-  STREAMS,
-  type RequestDepositCommand,
-  type RequestWithdrawalCommand,
-  kurusToDecimalString,
-  type DomainEvent,
-  type TransactionView,
-} from '@transfergate/contracts';
+import { DomainError, STREAMS, type DomainEvent, type TransactionView } from '@transfergate/contracts';
 import { evolveWithAppended, type TransactionAggregate } from '../domain/transaction.js';
 import type { LedgerRepository } from '../persistence/ledger-repository.js';
-import type { MerchantRecord } from './receiving-account.selector.js';
 
 /** Another request already holds this OperationGuid (the transaction it named does not exist). */
 export function operationGuidReused(): DomainError {
@@ -30,29 +21,6 @@ export function replayOrDuplicate(existing: TransactionAggregate, fingerprint: s
     });
   }
   return { ...existing.view, replayed: true };
-}
-
-/** The origin fields both request events carry, from the command input. */
-export function originOf(
-  input: RequestDepositCommand['input'] | RequestWithdrawalCommand['input'],
-  transactionId: string,
-  number: number,
-) {
-  return {
-    transactionId,
-    number,
-    merchantId: input.merchantId,
-    providerId: input.providerId,
-    infrastructureId: input.infrastructureId,
-    form: input.form,
-    externalId: input.externalId,
-    requestFingerprint: input.requestFingerprint,
-    ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
-    ...(input.returnUrl ? { returnUrl: input.returnUrl } : {}),
-    echo: input.echo ?? {},
-    amountKurus: input.amountKurus.toString(),
-    customer: input.customer,
-  };
 }
 
 /**
@@ -85,20 +53,6 @@ export function answerClaimed(
     ? operationGuidReused()
     : new DomainError('concurrency_conflict', 'transaction was claimed but cannot be read');
   return repeatOrRefusal(repository, transactionId, fingerprint, refusal);
-}
-
-export function assertMerchantAllows(merchant: MerchantRecord | undefined, amountKurus: bigint): MerchantRecord {
-  if (!merchant || !merchant.active) throw new DomainError('merchant_disabled', 'merchant is not active');
-  const min = BigInt(merchant.minAmountKurus);
-  const max = BigInt(merchant.maxAmountKurus);
-  if (amountKurus < min || amountKurus > max) {
-    throw new DomainError(
-      'amount_out_of_range',
-      `amount must be between ${kurusToDecimalString(min)} and ${kurusToDecimalString(max)} TRY`,
-      { minAmount: kurusToDecimalString(min), maxAmount: kurusToDecimalString(max) },
-    );
-  }
-  return merchant;
 }
 
 /** The view a request answers, folded from the event just appended (no read-back round trip). */

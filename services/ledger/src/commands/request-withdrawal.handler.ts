@@ -3,25 +3,25 @@ import {
   DomainError,
   RequestWithdrawalCommand,
   STREAMS,
-  checkTurkishIban,
-  commissionKurus,
-  domainEvent,
   type TransactionView,
   transactionIdFor,
 } from '@transfergate/contracts';
 import { WrongExpectedVersionError } from '@transfergate/event-store';
-import { assertCanReserve, withdrawalTransfers } from '../domain/merchant-ledger.js';
+import { isRefusal } from '../decisions/decision.js';
+import {
+  decideRequestWithdrawal,
+  withdrawalIbanOf,
+  withdrawalRefusal,
+} from '../decisions/request-withdrawal.decide.js';
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import { MerchantRules } from './merchant-rules.js';
-import type { MerchantRecord } from './receiving-account.selector.js';
-import { answerClaimed, assertMerchantAllows, originOf, repeatOrRefusal, viewAfterRequest } from './request-rules.js';
+import { answerClaimed, repeatOrRefusal, viewAfterRequest } from './request-rules.js';
 
 /**
- * Decides a withdrawal request: amount + fee reserved on the merchant balance (two-phase, pending
- * debits) in the same atomic append that creates the transaction, so a reservation never exists
- * without its transaction or the other way round.
+ * A withdrawal request: load the merchant's rules and balance, decide (decideRequestWithdrawal:
+ * amount + fee reserved in the same append that creates the transaction), append.
  */
 @CommandHandler(RequestWithdrawalCommand)
 export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdrawalCommand, TransactionView> {
@@ -31,20 +31,17 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
   ) {}
 
   async execute({ input }: RequestWithdrawalCommand): Promise<TransactionView> {
-    const iban = checkTurkishIban(input.iban);
-    if (!iban.ok) throw new DomainError('invalid_iban', iban.reason);
+    const iban = withdrawalIbanOf(input);
+    if (isRefusal(iban)) throw iban;
     const transactionId = transactionIdFor(input.providerId, input.externalId);
     const txnStream = STREAMS.transaction(transactionId);
     // As a deposit: the rules from memory, then the append whose no_stream expectation is the
     // duplicate check. The transaction's stream is read only when something says no, so a repeat
     // still gets its first answer even if the rules or the balance have changed since.
-    let merchant: MerchantRecord;
-    try {
-      merchant = assertMerchantAllows(await this.rules.of(input.merchantId), input.amountKurus);
-    } catch (refusal) {
-      return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, refusal);
-    }
-    const feeKurus = commissionKurus(input.amountKurus, merchant.withdrawalCommissionBp);
+    const merchant = await this.rules.of(input.merchantId);
+    const refusedByRules = withdrawalRefusal(input, merchant, undefined);
+    if (refusedByRules)
+      return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, refusedByRules);
     let number: number | undefined;
     const guidKey = operationGuidKey(input);
 
@@ -52,36 +49,17 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
     return this.repository.reservations.run(input.merchantId, async () => {
       for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
         const ledger = await this.repository.loadMerchantLedger(input.merchantId);
-        try {
-          assertCanReserve(ledger, input.amountKurus + feeKurus, BigInt(merchant.overdraftLimitKurus));
-        } catch (refusal) {
-          return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, refusal);
-        }
+        // A number is drawn only for a request the balance takes.
+        const short = withdrawalRefusal(input, merchant, ledger);
+        if (short) return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, short);
         number ??= await this.repository.nextTransactionNumber();
-        // Object.assign, not a leading spread followed by new keys (slow on Node 20's V8; same keys and order).
-        const requested = domainEvent(
-          'WithdrawalRequested',
-          Object.assign(originOf(input, transactionId, number), { feeKurus: feeKurus.toString(), iban: iban.iban }),
-        );
-        const reserved = domainEvent('TransfersReserved', {
-          transactionId,
-          merchantId: input.merchantId,
-          transfers: withdrawalTransfers(transactionId, input.merchantId, input.amountKurus, feeKurus),
-        });
+        const writes = decideRequestWithdrawal(input, { ledger }, { transactionId, merchant, number });
+        if (writes instanceof DomainError) {
+          return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, writes);
+        }
         try {
-          await this.repository.append(
-            [
-              { streamId: txnStream, expectedVersion: 'no_stream', events: [requested] },
-              {
-                streamId: STREAMS.merchantLedger(input.merchantId),
-                expectedVersion: ledger.version,
-                events: [reserved],
-              },
-            ],
-            input.actor,
-            guidKey,
-          );
-          return viewAfterRequest(requested);
+          await this.repository.append(writes, input.actor, guidKey);
+          return viewAfterRequest(writes[0]!.events[0]!);
         } catch (error) {
           // The external id exists already (a repeat, or a concurrent request won the claim),
           // another request holds this OperationGuid (a repeat of this one holds it too: its first

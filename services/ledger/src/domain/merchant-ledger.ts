@@ -69,6 +69,11 @@ function sides(account: string, transfers: Transfer[]): { debits: bigint; credit
   return { debits, credits };
 }
 
+/** The merchant ledger stream's evolve: one event folded into the ledger (changing it). */
+export function evolveMerchantLedger(ledger: MerchantLedger, event: RecordedEvent): MerchantLedger {
+  return foldMoreEvents(ledger, [event]);
+}
+
 export function foldMerchantLedger(merchantId: string, events: readonly RecordedEvent[]): MerchantLedger {
   return foldMoreEvents(emptyLedger(merchantId), events);
 }
@@ -131,16 +136,28 @@ export function foldMoreEvents(ledger: MerchantLedger, events: readonly Recorded
   return ledger;
 }
 
+/**
+ * The refusal of a new pending debit that would take the merchant below its overdraft limit;
+ * undefined when it fits.
+ */
+export function reserveRefusal(
+  ledger: Balances,
+  extraDebitKurus: bigint,
+  overdraftLimitKurus: bigint,
+): DomainError | undefined {
+  const after = availableKurus(ledger) - extraDebitKurus;
+  if (after >= -overdraftLimitKurus) return undefined;
+  return new DomainError('insufficient_balance', 'merchant balance does not cover the amount and fee', {
+    availableKurus: availableKurus(ledger).toString(),
+    requiredKurus: extraDebitKurus.toString(),
+    overdraftLimitKurus: overdraftLimitKurus.toString(),
+  });
+}
+
 /** Refuses a new pending debit that would take the merchant below its overdraft limit. */
 export function assertCanReserve(ledger: Balances, extraDebitKurus: bigint, overdraftLimitKurus: bigint): void {
-  const after = availableKurus(ledger) - extraDebitKurus;
-  if (after < -overdraftLimitKurus) {
-    throw new DomainError('insufficient_balance', 'merchant balance does not cover the amount and fee', {
-      availableKurus: availableKurus(ledger).toString(),
-      requiredKurus: extraDebitKurus.toString(),
-      overdraftLimitKurus: overdraftLimitKurus.toString(),
-    });
-  }
+  const refusal = reserveRefusal(ledger, extraDebitKurus, overdraftLimitKurus);
+  if (refusal) throw refusal;
 }
 
 /** Transfers of a withdrawal: amount to payout clearing, fee to fee revenue, both from the merchant. */

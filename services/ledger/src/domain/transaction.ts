@@ -164,13 +164,18 @@ function requestedView(event: RecordedEvent, at: string, validated: boolean): Om
 
 export { isFinal };
 
+/** The refusal of any change to a final transaction, naming the state it is in; undefined when open. */
+export function finalRefusal(view: TransactionView, action: string): DomainError | undefined {
+  if (!isFinal(view.state)) return undefined;
+  return new DomainError('transaction_final', `transaction is already ${view.state}; ${action} changes nothing`, {
+    state: view.state,
+  });
+}
+
 /** Refuses any change to a final transaction, naming the state it is in. */
 export function assertNotFinal(view: TransactionView, action: string): void {
-  if (isFinal(view.state)) {
-    throw new DomainError('transaction_final', `transaction is already ${view.state}; ${action} changes nothing`, {
-      state: view.state,
-    });
-  }
+  const refusal = finalRefusal(view, action);
+  if (refusal) throw refusal;
 }
 
 const MOVES: Record<string, readonly TransactionState[]> = {
@@ -187,13 +192,24 @@ const MOVES: Record<string, readonly TransactionState[]> = {
   'deposit:assign': ['awaiting_payment', 'payment_reported', 'expired'],
 };
 
-/** Asserts the move is allowed from the current state (final states first, with their own code). */
-export function assertMove(view: TransactionView, move: string): void {
-  assertNotFinal(view, move);
+/**
+ * The refusal of a move from the current state (final states first, with their own code);
+ * undefined when the move is allowed.
+ */
+export function moveRefusal(view: TransactionView, move: string): DomainError | undefined {
+  const final = finalRefusal(view, move);
+  if (final) return final;
   const allowed = MOVES[`${view.type}:${move}`];
   if (!allowed || !allowed.includes(view.state)) {
-    throw new DomainError('invalid_state_transition', `cannot ${move} a ${view.type} in state ${view.state}`, {
+    return new DomainError('invalid_state_transition', `cannot ${move} a ${view.type} in state ${view.state}`, {
       state: view.state,
     });
   }
+  return undefined;
+}
+
+/** Asserts the move is allowed from the current state (final states first, with their own code). */
+export function assertMove(view: TransactionView, move: string): void {
+  const refusal = moveRefusal(view, move);
+  if (refusal) throw refusal;
 }

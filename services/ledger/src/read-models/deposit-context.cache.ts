@@ -2,6 +2,12 @@ import type { GlobalPosition, SqlExecutor } from '@transfergate/event-store';
 import { turkishDay } from '../domain/turkish-day.js';
 import type { DepositContextView } from '../ports/deposit-contexts.js';
 import type { DepositContextEffects } from './projector.js';
+import {
+  accountTakesAmount,
+  bankRank,
+  withinDailyLimit,
+  type AccountLimits,
+} from '../decisions/receiving-account.decide.js';
 
 /** Bound on cached records: a store with more merchants or accounts decides deposits from SQL. */
 export const MAX_CACHED_RECORDS = 100_000;
@@ -195,17 +201,12 @@ export class DepositContextCache implements DepositContextView {
     let bestIssued = 0n;
     for (const [id, account] of this.accounts) {
       if (!account.active) continue;
-      const r = account.record;
-      if (BigInt(String(r.minAmountKurus)) > amountKurus || BigInt(String(r.maxAmountKurus)) < amountKurus) continue;
+      const r = account.record as unknown as AccountLimits;
+      if (!accountTakesAmount(r, amountKurus)) continue;
       const day = `${id}|${today}`;
       const issued = (this.daily.get(day) ?? 0n) + (this.aheadDaily.get(day) ?? 0n);
-      if (issued + amountKurus > BigInt(String(r.dailyLimitKurus))) continue;
-      const rank =
-        preferredBankCode === undefined || typeof r.bankCode !== 'string'
-          ? 0
-          : r.bankCode === preferredBankCode
-            ? 2
-            : 1;
+      if (!withinDailyLimit(r, issued, amountKurus)) continue;
+      const rank = bankRank(r, preferredBankCode);
       if (rank > bestRank || (rank === bestRank && issued < bestIssued)) {
         best = [account];
         bestRank = rank;

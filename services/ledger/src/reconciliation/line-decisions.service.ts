@@ -5,31 +5,20 @@ import {
   ChangeAmountCommand,
   DomainError,
   STREAMS,
-  domainEvent,
   type ActorRef,
-  type LineDifference,
+  type DomainEvent,
   type StatementLineView,
 } from '@transfergate/contracts';
 import { WrongExpectedVersionError } from '@transfergate/event-store';
+import { orThrow } from '../decisions/decision.js';
+import { decideDismiss, dismissReasonOf } from '../decisions/dismiss-statement-line.decide.js';
+import { decideMatch, type MatchRequest } from '../decisions/match-statement-line.decide.js';
+import { MerchantRules } from '../commands/merchant-rules.js';
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
-import { LedgerRepository } from '../persistence/ledger-repository.js';
+import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
 import { ReconciliationStore } from './reconciliation-store.js';
 
-export interface MatchRequest {
-  lineId: string;
-  transactionId: string;
-  amount: 'requested' | 'received';
-  allowExpired: boolean;
-  actor: ActorRef;
-  mode: 'auto' | 'operator';
-  score?: number;
-  reasons?: string[];
-}
-
-const by = (actor: ActorRef) => ({
-  source: actor.source,
-  ...(actor.operatorId ? { operatorId: actor.operatorId } : {}),
-});
+export type { MatchRequest } from '../decisions/match-statement-line.decide.js';
 
 /**
  * Matching a statement line to a deposit, and dismissing one. A match approves the deposit through
@@ -48,6 +37,7 @@ export class LineDecisions {
     private readonly repository: LedgerRepository,
     private readonly store: ReconciliationStore,
     private readonly commands: CommandBus,
+    private readonly rules: MerchantRules,
   ) {}
 
   /**
@@ -73,60 +63,24 @@ export class LineDecisions {
     );
   }
 
+  /** Load the line, the deposit and its match; decide (decideMatch); claim, approve, record. */
   private async matchNow(request: MatchRequest): Promise<StatementLineView> {
-    const line = await this.queuedLine(request.lineId);
-    const txn = await this.repository.loadTransaction(request.transactionId);
-    if (line.direction === 'debit') {
-      // A debit line pays out a withdrawal: only an approved one, and only as a link.
-      if (!txn || txn.view.type !== 'withdrawal') throw new DomainError('transaction_not_found', 'no such withdrawal');
-      if (txn.view.state !== 'approved') {
-        throw new DomainError('invalid_state_transition', `TG-${txn.view.number} is not approved: approve it first`);
-      }
-    } else if (!txn || txn.view.type !== 'deposit') {
-      throw new DomainError('transaction_not_found', 'no such deposit');
-    }
-    if (txn.view.type === 'deposit' && txn.view.bankAccount?.bankAccountId !== line.bankAccountId) {
-      throw new DomainError('validation_failed', `TG-${txn.view.number} was paid into another account`);
-    }
-    const other = await this.store.matchedLineOf(request.transactionId);
-    if (other) {
-      throw new DomainError(
-        'line_decided',
-        `TG-${txn.view.number} is matched to another line: dismiss this one (paid twice)`,
-        {
-          lineId: other,
-        },
+    const line = await this.store.line(request.lineId);
+    const txn = line?.state === 'queued' ? await this.repository.loadTransaction(request.transactionId) : undefined;
+    const matchedLineId = txn ? await this.store.matchedLineOf(request.transactionId) : undefined;
+    const merchant = txn && request.amount === 'received' ? await this.rules.of(txn.view.merchantId) : undefined;
+    const plan = orThrow(decideMatch(request, { line, transaction: txn?.view, matchedLineId, merchant }));
+    await this.claimForMatch(plan.claim, request.transactionId, request.actor);
+    if (plan.changeAmountKurus !== undefined) {
+      await this.commands.execute(
+        new ChangeAmountCommand({
+          transactionId: request.transactionId,
+          amountKurus: plan.changeAmountKurus,
+          actor: request.actor,
+        }),
       );
     }
-    const lineAmount = BigInt(line.amountKurus);
-    const requested = txn.view.amountKurus;
-    const differences = differencesOf(lineAmount, BigInt(requested), txn.view.state, line);
-    let decision: 'approve' | 'approve_received' | 'link' | undefined;
-    if (txn.view.state === 'approved') {
-      decision = 'link';
-    } else if (txn.view.state === 'rejected') {
-      throw new DomainError('invalid_state_transition', `TG-${txn.view.number} was rejected: dismiss the line instead`);
-    } else {
-      if (txn.view.state === 'expired' && !request.allowExpired) {
-        throw new DomainError(
-          'permission_denied',
-          `TG-${txn.view.number} expired: approving it needs transactions.approve_expired`,
-        );
-      }
-    }
-    await this.claimForMatch(line, request.transactionId, request.actor);
-    if (decision === undefined) {
-      decision = 'approve';
-      if (request.amount === 'received' && lineAmount !== BigInt(requested)) {
-        await this.commands.execute(
-          new ChangeAmountCommand({
-            transactionId: request.transactionId,
-            amountKurus: lineAmount,
-            actor: request.actor,
-          }),
-        );
-        decision = 'approve_received';
-      }
+    if (plan.approve) {
       await this.commands.execute(
         new ApproveTransactionCommand({
           transactionId: request.transactionId,
@@ -135,22 +89,8 @@ export class LineDecisions {
         }),
       );
     }
-    const matched = domainEvent('StatementLineMatched', {
-      lineId: line.lineId,
-      bankAccountId: line.bankAccountId,
-      transactionId: request.transactionId,
-      number: txn.view.number,
-      mode: request.mode,
-      decision,
-      lineAmountKurus: line.amountKurus,
-      requestedAmountKurus: requested,
-      differences,
-      ...(request.score !== undefined ? { score: request.score } : {}),
-      reasons: request.reasons ?? [],
-      by: by(request.actor),
-    });
-    await this.appendDecision(line.bankAccountId, line.lineId, matched, undefined, request.actor);
-    return (await this.store.line(line.lineId))!;
+    await this.appendDecision(line!.bankAccountId, line!.lineId, plan.matched, undefined, request.actor);
+    return (await this.store.line(line!.lineId))!;
   }
 
   /**
@@ -158,37 +98,10 @@ export class LineDecisions {
    * this very pair found in place is a match that stopped after claiming (a crash, a timeout): it
    * goes on from there, and the approval it repeats is idempotent.
    */
-  private async claimForMatch(line: StatementLineView, transactionId: string, actor: ActorRef): Promise<void> {
-    const lineClaim = STREAMS.statementLineClaim(line.lineId);
+  private async claimForMatch(claim: PendingWrite[], transactionId: string, actor: ActorRef): Promise<void> {
+    const lineClaim = claim[0]!.streamId;
     try {
-      await this.repository.append(
-        [
-          {
-            streamId: lineClaim,
-            expectedVersion: 'no_stream',
-            events: [
-              domainEvent('StatementLineClaimed', {
-                lineId: line.lineId,
-                bankAccountId: line.bankAccountId,
-                decision: 'match',
-                transactionId,
-              }),
-            ],
-          },
-          {
-            streamId: STREAMS.statementMatch(transactionId),
-            expectedVersion: 'no_stream',
-            events: [
-              domainEvent('StatementMatchClaimed', {
-                transactionId,
-                lineId: line.lineId,
-                bankAccountId: line.bankAccountId,
-              }),
-            ],
-          },
-        ],
-        actor,
-      );
+      await this.repository.append(claim, actor);
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       const claim = (await this.repository.readFirstData(lineClaim)) as
@@ -206,39 +119,12 @@ export class LineDecisions {
   }
 
   private async dismissNow(lineId: string, reason: string, actor: ActorRef): Promise<StatementLineView> {
-    const text = reason.trim();
-    if (!text || text.length > 500)
-      throw new DomainError('validation_failed', 'a reason of 1..500 characters is required');
-    const line = await this.queuedLine(lineId);
-    const dismissed = domainEvent('StatementLineDismissed', {
-      lineId,
-      bankAccountId: line.bankAccountId,
-      reason: text,
-      differences: line.differences,
-      by: by(actor),
-    });
-    const claimed = domainEvent('StatementLineClaimed', {
-      lineId,
-      bankAccountId: line.bankAccountId,
-      decision: 'dismiss',
-    });
-    await this.appendDecision(
-      line.bankAccountId,
-      lineId,
-      dismissed,
-      { streamId: STREAMS.statementLineClaim(lineId), expectedVersion: 'no_stream', events: [claimed] },
-      actor,
-    );
-    return (await this.store.line(lineId))!;
-  }
-
-  private async queuedLine(lineId: string): Promise<StatementLineView> {
+    const command = { lineId, reason, actor };
+    orThrow(dismissReasonOf(command));
     const line = await this.store.line(lineId);
-    if (!line) throw new DomainError('not_found', 'no such statement line');
-    if (line.state !== 'queued') {
-      throw new DomainError('line_decided', `the statement line is ${line.state} already`, { state: line.state });
-    }
-    return line;
+    const plan = orThrow(decideDismiss(command, { line }));
+    await this.appendDecision(line!.bankAccountId, lineId, plan.dismissed, plan.claim, actor);
+    return (await this.store.line(lineId))!;
   }
 
   /**
@@ -249,8 +135,8 @@ export class LineDecisions {
   private async appendDecision(
     bankAccountId: string,
     lineId: string,
-    event: ReturnType<typeof domainEvent>,
-    claim: { streamId: string; expectedVersion: 'no_stream'; events: ReturnType<typeof domainEvent>[] } | undefined,
+    event: DomainEvent,
+    claim: PendingWrite | undefined,
     actor: ActorRef,
   ): Promise<void> {
     const stream = STREAMS.bankStatement(bankAccountId);
@@ -274,19 +160,4 @@ export class LineDecisions {
     }
     throw new DomainError('concurrency_conflict', 'the account is changing too fast; retry');
   }
-}
-
-/** What differs between a line and the deposit it is matched to (for the record of the decision). */
-export function differencesOf(
-  lineAmount: bigint,
-  requested: bigint,
-  state: string,
-  line: { candidates: Array<{ differences: LineDifference[] }> },
-): LineDifference[] {
-  const out = new Set<LineDifference>();
-  if (lineAmount < requested) out.add('paid_less');
-  if (lineAmount > requested) out.add('paid_more');
-  if (state === 'expired') out.add('paid_after_expiry');
-  for (const c of line.candidates) for (const d of c.differences) if (d === 'third_party') out.add(d);
-  return [...out];
 }
