@@ -172,6 +172,7 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
       credits,
       debits: fresh.length - credits,
       skipped: parsed.skipped,
+      warnings: parsed.warnings,
       autoMatched,
       strongWaiting,
       queued: credits - autoMatched,
