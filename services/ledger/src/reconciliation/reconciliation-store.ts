@@ -142,6 +142,16 @@ export class ReconciliationStore {
     return rows[0]?.id;
   }
 
+  /** Which of these lines are still queued (undecided), in one read. */
+  async queuedLineIds(lineIds: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `select line_id::text as id from rm_statement_line_status
+       where state = 'queued' and line_id in (select jsonb_array_elements_text($1::jsonb)::uuid)`,
+      [JSON.stringify(lineIds)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
   async line(lineId: string): Promise<StatementLineView | undefined> {
     const page = await this.lines({ lineId, limit: 1, offset: 0 });
     return page.items[0];
