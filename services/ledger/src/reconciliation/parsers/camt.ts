@@ -296,8 +296,12 @@ const ALLOWED_REFERENCE = /^&(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,
  */
 export function screenXml(content: string): { line: number; message: string } | undefined {
   const refuse = (index: number, message: string) => ({ line: lineAt(content, index), message });
+  // The next `&` at or after the part being looked at, found once: searching afresh from every
+  // text and tag would scan to the end of a file without any `&` once per element (quadratic).
+  let amp = content.indexOf('&');
   const badReference = (from: number, to: number) => {
-    for (let amp = content.indexOf('&', from); amp >= 0 && amp < to; amp = content.indexOf('&', amp + 1)) {
+    while (amp >= 0 && amp < from) amp = content.indexOf('&', amp + 1);
+    for (; amp >= 0 && amp < to; amp = content.indexOf('&', amp + 1)) {
       if (!ALLOWED_REFERENCE.test(content.slice(amp, amp + 12))) return amp;
     }
     return -1;
