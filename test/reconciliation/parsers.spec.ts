@@ -11,6 +11,7 @@ import {
   foldTurkish,
   type ParsedStatement,
 } from '../../services/ledger/src/reconciliation/parsers/index.js';
+import { screenXml } from '../../services/ledger/src/reconciliation/parsers/camt.js';
 import { CSV_PRESETS, CsvMappingSchema } from '@transfergate/contracts';
 import {
   ACCOUNT_IBAN,
@@ -428,4 +429,22 @@ describe('every text of a line is bounded', () => {
     const e = await refusal(parse(mt940(LINES).replace('C1500,00', `C15O0,00${'9'.repeat(100_000)}`), 'mt940'));
     expect(e.problems[0]!.message.length).toBeLessThanOrEqual(301);
   });
+});
+
+describe('a large statement', () => {
+  it('20,000 entries without any "&" are screened in one pass (no rescan of the file per element)', () => {
+    const many: SyntheticLine[] = Array.from({ length: 20_000 }, (_, i) => ({
+      ref: `BIG${i}`,
+      day: '2026-11-23',
+      direction: 'credit',
+      amountKurus: BigInt(100 + i),
+      description: `TG-${i} havale`,
+      name: 'Ayşe Yılmaz',
+    }));
+    const text = camt(many);
+    const started = Date.now();
+    expect(screenXml(text)).toBeUndefined();
+    // Linear, about a second on a busy machine; rescanning the rest of the file per element, many minutes.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 90_000);
 });
