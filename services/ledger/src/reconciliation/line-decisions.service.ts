@@ -28,11 +28,12 @@ export interface MatchRequest {
 }
 
 /**
- * Automatic matches of one import decided at once. Each holds a claim, an approval and their reads
- * in flight; enough of them keep the event store's groups full without queueing more reads on the
- * connection pool than it serves.
+ * Automatic matches of one import decided at once. Each waits on a few reads and three appends
+ * (claim, approval, decision), mostly for commits: the more in flight, the larger each group commit.
+ * Measured with a camt.053 of 6,000 lines against 3,000 deposits (bench/reconciliation-phase.mjs):
+ * rate with approval on / off 0.24 at 32, 0.42 at 128, 0.41 at 256.
  */
-export const MAX_AUTO_MATCHES_IN_FLIGHT = 32;
+export const MAX_AUTO_MATCHES_IN_FLIGHT = 128;
 
 type DecisionEvent = ReturnType<typeof domainEvent>;
 
