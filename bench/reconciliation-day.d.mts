@@ -45,3 +45,4 @@ export function scoreDay(
   matcher: new (deposits: DayDeposit[]) => { assess(line: unknown): { strong?: { number: number } } },
 ): DayScore & { matchMs: number };
 export function isBankasiCsv(day: Day): string;
+export function camt053(day: Day, iban: string): string;

@@ -310,6 +310,35 @@ export function isBankasiCsv(day) {
   return out.join('\n');
 }
 
+/**
+ * The lines as one camt.053 end-of-day statement of `iban`: booked entries with the sender, the
+ * remittance text and the bank reference; opening balance 0 and the closing balance they make.
+ */
+export function camt053(day, iban) {
+  const dot = (k) => `${k / 100n}.${(k % 100n).toString().padStart(2, '0')}`;
+  const xml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  let closing = 0n;
+  const entries = day.lines.map((l) => {
+    closing += l.direction === 'credit' ? l.amountKurus : -l.amountKurus;
+    const at = new Date(l.atMs + 3 * 3_600_000).toISOString().slice(0, 19);
+    const party = l.direction === 'credit' ? 'Dbtr' : 'Cdtr';
+    const name = l.name ? `<RltdPties><${party}><Pty><Nm>${xml(l.name)}</Nm></Pty></${party}></RltdPties>` : '';
+    return (
+      `<Ntry><Amt Ccy="TRY">${dot(l.amountKurus)}</Amt><CdtDbtInd>${l.direction === 'credit' ? 'CRDT' : 'DBIT'}</CdtDbtInd>` +
+      `<Sts><Cd>BOOK</Cd></Sts><BookgDt><DtTm>${at}+03:00</DtTm></BookgDt><AcctSvcrRef>${l.ref}</AcctSvcrRef>` +
+      `<NtryDtls><TxDtls>${name}<RmtInf><Ustrd>${xml(l.description)}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>`
+    );
+  });
+  const bal = (code, k) =>
+    `<Bal><Tp><CdOrPrtry><Cd>${code}</Cd></CdOrPrtry></Tp><Amt Ccy="TRY">${dot(k < 0n ? -k : k)}</Amt>` +
+    `<CdtDbtInd>${k < 0n ? 'DBIT' : 'CRDT'}</CdtDbtInd></Bal>`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">` +
+    `<BkToCstmrStmt><GrpHdr><MsgId>BENCH</MsgId></GrpHdr><Stmt><Id>S1</Id><Acct><Id><IBAN>${iban}</IBAN></Id></Acct>` +
+    `${bal('OPBD', 0n)}${bal('CLBD', closing)}\n${entries.join('\n')}\n</Stmt></BkToCstmrStmt></Document>`
+  );
+}
+
 function turkish(k) {
   const whole = (k / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   return `${whole},${(k % 100n).toString().padStart(2, '0')}`;

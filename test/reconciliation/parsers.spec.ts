@@ -1,4 +1,9 @@
 import {
+  MAX_BANK_REFERENCE_CHARS,
+  MAX_COUNTERPARTY_NAME_CHARS,
+  MAX_DESCRIPTION_CHARS,
+  MAX_REMITTANCE_LINE_CHARS,
+  MAX_XML_DEPTH,
   parseDateText,
   parseMoneyText,
   parseStatement,
@@ -6,6 +11,7 @@ import {
   foldTurkish,
   type ParsedStatement,
 } from '../../services/ledger/src/reconciliation/parsers/index.js';
+import { screenXml } from '../../services/ledger/src/reconciliation/parsers/camt.js';
 import { CSV_PRESETS, CsvMappingSchema } from '@transfergate/contracts';
 import {
   ACCOUNT_IBAN,
@@ -252,3 +258,193 @@ function encode1254(text: string): Buffer {
   };
   return Buffer.from([...text].map((c) => map[c] ?? c.charCodeAt(0)));
 }
+
+describe('a statement adds up or is refused', () => {
+  it('camt.053: closing ≠ opening + credits − debits is refused whole, naming the difference in TRY and kuruş', async () => {
+    const good = camt(LINES, 'camt053', { openingKurus: 1000n });
+    // The closing balance printed 0.01 TRY higher than the entries make it.
+    const closing = 1000n + 150000n + 123456789n - 5001n + 1n;
+    const edited = good.replace(
+      `<Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="TRY">1236027.89</Amt>`,
+      `<Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="TRY">1236027.90</Amt>`,
+    );
+    expect(closing).toBe(123602789n);
+    expect(edited).not.toBe(good);
+    const e = await refusal(parse(edited, 'camt053'));
+    expect(e.problems).toEqual([
+      {
+        at: 'balances',
+        differenceKurus: '1',
+        message: expect.stringContaining('a difference of 0.01 TRY, 1 kuruş') as string,
+      },
+    ]);
+    expect(e.problems[0]!.message).toContain('opening 10.00 TRY + credits 1236067.90 TRY − debits 50.01 TRY');
+    // An entry's amount changed (a 1,500.00 TRY credit made 15,000.00) is the same corruption.
+    const bumped = await refusal(parse(good.replace('Ccy="TRY">1500.00', 'Ccy="TRY">15000.00'), 'camt053'));
+    expect(bumped.problems[0]).toMatchObject({ at: 'balances', differenceKurus: '-1350000' });
+    // A debit balance (DBIT) is negative: a statement that goes overdrawn still adds up.
+    const overdrawn: SyntheticLine[] = [{ ...LINES[2]!, amountKurus: 500000n }];
+    expect((await parse(camt(overdrawn, 'camt053', { openingKurus: 1000n }), 'camt053')).closingBalanceKurus).toBe(
+      -499000n,
+    );
+  });
+
+  it('camt.053 without its opening or closing balance, and a batch entry whose parts do not make the entry, are refused', async () => {
+    const good = camt(LINES, 'camt053');
+    const noClosing = good.replace(/<Bal><Tp><CdOrPrtry><Cd>CLBD<\/Cd>.*?<\/Bal>/, '');
+    expect((await refusal(parse(noClosing, 'camt053'))).problems).toEqual([
+      { at: 'balances', message: 'no closing balance (Bal CLBD): a camt.053 states it' },
+    ]);
+    const batch = good.replace(
+      /<NtryDtls><TxDtls>(.*?)<\/TxDtls><\/NtryDtls>/,
+      '<NtryDtls><TxDtls><Amt Ccy="TRY">1000.00</Amt>$1</TxDtls><TxDtls><Amt Ccy="TRY">400.00</Amt>$1</TxDtls></NtryDtls>',
+    );
+    expect((await refusal(parse(batch, 'camt053'))).problems[0]).toEqual({
+      at: 'entry 1',
+      message: 'the TxDtls amounts add up to 1400.00 TRY, the entry to 1500.00 TRY',
+    });
+  });
+
+  it('MT940: each missing mandatory tag is named; balances that do not add up are refused', async () => {
+    const good = mt940(LINES);
+    const without = (tag: RegExp) => good.replace(tag, '');
+    for (const [pattern, named] of [
+      [/:62F:[^\r\n]*\r\n/, ':62F:/:62M:'],
+      [/:60F:[^\r\n]*\r\n/, ':60F:/:60M:'],
+      [/:28C:[^\r\n]*\r\n/, ':28C:'],
+      [/:25:[^\r\n]*\r\n/, ':25:'],
+    ] as const) {
+      const e = await refusal(parse(without(pattern), 'mt940'));
+      expect(e.problems).toEqual([
+        { at: 'file', message: expect.stringContaining(`mandatory tag ${named}`) as string },
+      ]);
+    }
+    const two = await refusal(parse(without(/:62F:[^\r\n]*\r\n/).replace(/:28C:[^\r\n]*\r\n/, ''), 'mt940'));
+    expect(two.problems.map((p) => p.message)).toEqual([
+      'the mandatory tag :28C: (statement number) is missing',
+      'the mandatory tag :62F:/:62M: (closing balance) is missing',
+    ]);
+    // An intermediate page (:60M:/:62M:) and the older :28: are statements too.
+    const page = good.replace(':60F:', ':60M:').replace(':62F:', ':62M:').replace(':28C:1/1', ':28:1');
+    expect((await parse(page, 'mt940')).lines).toHaveLength(LINES.length);
+    // The closing balance 1.00 TRY short of the lines.
+    const short = await refusal(parse(good.replace(/(:62F:C\d{6}TRY)(\d+),(\d\d)/, '$11236016,$3'), 'mt940'));
+    expect(short.problems).toEqual([
+      {
+        at: 'balances',
+        differenceKurus: '-100',
+        message: expect.stringContaining('a difference of -1.00 TRY, -100 kuruş') as string,
+      },
+    ]);
+  });
+});
+
+describe('camt XML that is not a bank statement is refused, never parsed', () => {
+  const body = camt(LINES);
+  const withDoctype = (doctype: string, entityUse = '') =>
+    body
+      .replace('<?xml version="1.0" encoding="UTF-8"?>', `<?xml version="1.0" encoding="UTF-8"?>\n${doctype}`)
+      .replace('TG-1042 ödeme', `TG-1042 ödeme${entityUse}`);
+
+  it('any DOCTYPE: internal, external and parameter entities, and a bare one', async () => {
+    const cases = [
+      withDoctype('<!DOCTYPE Document [<!ENTITY lol "lol"><!ENTITY lol9 "&lol;&lol;&lol;&lol;">]>', '&lol9;'),
+      withDoctype('<!DOCTYPE Document [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>', '&xxe;'),
+      withDoctype('<!DOCTYPE Document [<!ENTITY % p SYSTEM "http://127.0.0.1:9/x.dtd"> %p;]>'),
+      withDoctype('<!DOCTYPE Document SYSTEM "http://127.0.0.1:9/camt.dtd">'),
+      withDoctype('<!doctype Document>'),
+    ];
+    for (const text of cases) {
+      const e = await refusal(parse(text, 'camt053'));
+      expect(e.problems).toEqual([{ at: 'line 2', message: expect.stringMatching(/DOCTYPE/) as string }]);
+    }
+  });
+
+  it('an undeclared entity reference is refused, not stored as its text; the predefined ones are decoded', async () => {
+    const e = await refusal(parse(body.replace('TG-1042 ödeme', 'TG-1042 &lol9;'), 'camt053'));
+    expect(e.problems[0]!.message).toContain('"&lol9;"');
+    const s = await parse(body.replace('TG-1042 ödeme', 'TG-1042 &amp; &#246;deme &lt;&#x131;&gt;'), 'camt053');
+    expect(s.lines[0]!.description).toBe('TG-1042 & ödeme <ı>');
+  });
+
+  it(`nesting deeper than ${MAX_XML_DEPTH} levels is refused (50,000 nested tags), the usual depth is read`, async () => {
+    const deep = body.replace('<RmtInf>', `<RmtInf>${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}`);
+    const e = await refusal(parse(deep, 'camt053'));
+    expect(e.problems[0]!.message).toBe(`elements nested deeper than ${MAX_XML_DEPTH} levels`);
+    const near = MAX_XML_DEPTH - 12;
+    const fine = body.replace('<RmtInf>', `<RmtInf>${'<a x="1>2">'.repeat(near)}${'</a>'.repeat(near)}`);
+    expect((await parse(fine, 'camt053')).lines).toHaveLength(LINES.length);
+  });
+});
+
+describe('every text of a line is bounded', () => {
+  const long = (n: number) => `TG-1042 ${'x'.repeat(n - 8)}`;
+
+  it(`camt: Ustrd is cut to ${MAX_REMITTANCE_LINE_CHARS} characters with a warning; a 2 MB remittance text is not stored`, async () => {
+    const huge = long(2 * 1024 * 1024);
+    const s = await parse(camt([{ ...LINES[0]!, description: huge }, ...LINES.slice(1)]), 'camt053');
+    expect(s.lines[0]!.description).toBe(huge.slice(0, MAX_REMITTANCE_LINE_CHARS));
+    expect(s.warnings).toEqual([
+      { at: 'entry 1', message: `Ustrd of ${huge.length} characters cut to ${MAX_REMITTANCE_LINE_CHARS}` },
+    ]);
+    // Characters, not UTF-16 units: 200 Turkish letters with one astral one are cut whole.
+    const letters = `TG-7 ${'ğ'.repeat(134)}😀${'ş'.repeat(60)}`;
+    const t = await parse(camt([{ ...LINES[0]!, description: letters }]), 'camt053');
+    expect(Array.from(t.lines[0]!.description)).toHaveLength(MAX_REMITTANCE_LINE_CHARS);
+    expect(t.lines[0]!.description.endsWith('😀')).toBe(true);
+    expect((await parse(camt(LINES), 'camt053')).warnings).toEqual([]);
+  });
+
+  it('a name is cut; a reference or an IBAN longer than its standard allows is refused', async () => {
+    const name = 'Ş'.repeat(299);
+    const s = await parse(camt([{ ...LINES[0]!, name }]), 'camt053');
+    expect(s.lines[0]!.counterpartyName).toHaveLength(MAX_COUNTERPARTY_NAME_CHARS);
+    expect(s.warnings[0]!.message).toMatch(/counterparty's name of 299 characters cut to 140/);
+    const ref = 'R'.repeat(MAX_BANK_REFERENCE_CHARS + 1);
+    expect((await refusal(parse(camt([{ ...LINES[0]!, ref }]), 'camt053'))).problems[0]).toMatchObject({
+      at: 'entry 1',
+      message: expect.stringContaining('bank reference longer than 35') as string,
+    });
+    expect(
+      (await refusal(parse(camt([{ ...LINES[0]!, iban: `TR${'1'.repeat(40)}` }]), 'camt053'))).problems[0]!.message,
+    ).toMatch(/IBAN longer than 34/);
+  });
+
+  it('MT940 :86: and CSV descriptions are bounded too; the warnings name the line or row', async () => {
+    const text = long(5_000);
+    const m = await parse(mt940([{ ...LINES[0]!, description: text }]), 'mt940');
+    expect(m.lines[0]!.description.length).toBeLessThanOrEqual(MAX_DESCRIPTION_CHARS);
+    expect(m.warnings[0]).toEqual({
+      at: 'line 7',
+      message: expect.stringMatching(/^:86: of \d+ characters cut to 395$/) as string,
+    });
+    const c = await parse(garantiCsv([{ ...LINES[0]!, description: long(100_000) }]), 'csv', 'garanti-bbva');
+    expect(c.lines[0]!.description).toHaveLength(MAX_DESCRIPTION_CHARS);
+    expect(c.warnings).toEqual([
+      { at: 'row 5', message: `the description of 100012 characters cut to ${MAX_DESCRIPTION_CHARS}` },
+    ]);
+  });
+
+  it('a problem quoting the file is bounded too', async () => {
+    const e = await refusal(parse(mt940(LINES).replace('C1500,00', `C15O0,00${'9'.repeat(100_000)}`), 'mt940'));
+    expect(e.problems[0]!.message.length).toBeLessThanOrEqual(301);
+  });
+});
+
+describe('a large statement', () => {
+  it('20,000 entries without any "&" are screened in one pass (no rescan of the file per element)', () => {
+    const many: SyntheticLine[] = Array.from({ length: 20_000 }, (_, i) => ({
+      ref: `BIG${i}`,
+      day: '2026-11-23',
+      direction: 'credit',
+      amountKurus: BigInt(100 + i),
+      description: `TG-${i} havale`,
+      name: 'Ayşe Yılmaz',
+    }));
+    const text = camt(many);
+    const started = Date.now();
+    expect(screenXml(text)).toBeUndefined();
+    // Linear, about a second on a busy machine; rescanning the rest of the file per element, many minutes.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 90_000);
+});

@@ -516,6 +516,49 @@ describe.each(ENGINES)('reconciliation (%s)', (engine) => {
     expect(await eventCount()).toBe(before);
   });
 
+  it('corrupt and hostile bank files: 422 statement_refused naming what is wrong, nothing written, never a 500', async () => {
+    const before = await eventCount();
+    const fresh: SyntheticLine = { ...lines.unknown, ref: 'H1', description: 'EFT H1' };
+    const good = camt([fresh], 'camt053', { openingKurus: 5000n });
+    // A closing balance 0.01 TRY higher than opening + credits − debits.
+    const unbalanced = await upload(good.replace('>1284.56</Amt>', '>1284.57</Amt>'), 'format=camt053');
+    expect(unbalanced.status).toBe(422);
+    expect(unbalanced.body.errorCode).toBe('statement_refused');
+    expect(unbalanced.body.message).toMatch(/a difference of 0\.01 TRY, 1 kuruş/);
+    expect(unbalanced.body.details.problems).toEqual([
+      { at: 'balances', differenceKurus: '1', message: expect.stringContaining('opening 50.00 TRY') },
+    ]);
+    const noClosing = mt940([fresh]).replace(/:62F:[^\r\n]*\r\n/, '');
+    const mt = await upload(noClosing, 'format=mt940');
+    expect(mt.status).toBe(422);
+    expect(mt.body.details.problems).toEqual([
+      { at: 'file', message: 'the mandatory tag :62F:/:62M: (closing balance) is missing' },
+    ]);
+    const doctype = (decl: string, use = '') =>
+      good
+        .replace('<?xml version="1.0" encoding="UTF-8"?>', `<?xml version="1.0" encoding="UTF-8"?>\n${decl}`)
+        .replace('EFT H1', `EFT H1${use}`);
+    for (const hostile of [
+      doctype('<!DOCTYPE Document [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>', '&xxe;'),
+      doctype('<!DOCTYPE Document [<!ENTITY % p SYSTEM "http://127.0.0.1:9/p.dtd"> %p;]>'),
+      doctype('<!DOCTYPE Document [<!ENTITY a "x"><!ENTITY lol9 "&a;&a;&a;">]>', '&lol9;'),
+      good.replace('<RmtInf>', `<RmtInf>${'<a>'.repeat(50_000)}${'</a>'.repeat(50_000)}`),
+    ]) {
+      const res = await upload(hostile, 'format=camt053');
+      expect(res.status).toBe(422);
+      expect(res.body.errorCode).toBe('statement_refused');
+    }
+    expect(await eventCount()).toBe(before);
+    // A 2 MB remittance text: imported cut to Ustrd's 140 characters, with a warning in the report.
+    const huge = `EFT H2 ${'x'.repeat(2 * 1024 * 1024)}`;
+    const cut = await upload(camt([{ ...fresh, ref: 'H2', description: huge }]), 'format=camt053');
+    expect(cut.status).toBe(201);
+    expect(cut.body.warnings).toEqual([{ at: 'entry 1', message: `Ustrd of ${huge.length} characters cut to 140` }]);
+    const stored = await lineByRef('H2');
+    expect(stored.description).toBe(huge.slice(0, 140));
+    await client.post(`/panel/reconciliation/lines/${stored.lineId}/dismiss`, { reason: 'test line' }, admin);
+  });
+
   it('the replay rebuilds the reconciliation tables identical and checks the matches; a second match is named', async () => {
     const report = await replayLedger({ db: app.db });
     expect(report.invariants).toEqual([]);

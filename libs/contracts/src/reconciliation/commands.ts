@@ -16,6 +16,11 @@ export interface StatementImportReport {
   credits: number;
   debits: number;
   skipped: Array<{ at: string; reason: string }>;
+  /**
+   * What was imported other than as printed: a text longer than its standard allows (camt's Ustrd
+   * is 140 characters) cut to its bound, with where (entry, row or tag line). Bounded in number.
+   */
+  warnings: Array<{ at: string; message: string }>;
   /** New credit lines matched and approved (or linked) by themselves. */
   autoMatched: number;
   /** New credit lines with a strong match waiting for one click (automatic approval is off). */

@@ -12,7 +12,7 @@ import {
 import { MAX_EVENTS_PER_APPEND, WrongExpectedVersionError } from '@transfergate/event-store';
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
-import { LineDecisions } from './line-decisions.service.js';
+import { LineDecisions, type MatchRequest } from './line-decisions.service.js';
 import { identifyLines, type IdentifiedLine } from './line-identity.js';
 import { Matcher, type Assessment } from './matching/matcher.js';
 import { WithdrawalMatcher } from './matching/withdrawal-matcher.js';
@@ -130,36 +130,37 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
   ): Promise<StatementImportReport> {
     const byId = new Map(deposits.map((d) => [d.transactionId, d]));
     const autoApprove = await this.store.autoApproveInfrastructures();
-    let autoMatched = 0;
     let strongWaiting = 0;
-    const autoFailures: StatementImportReport['autoFailures'] = [];
-    let debitsLinked = 0;
+    // Decided together (LineDecisions.matchMany): the approvals share group commits.
+    const automatic: Array<{ request: MatchRequest; number: number; debit: boolean }> = [];
     for (const a of assessments) {
       if (!a.strong) continue;
       const deposit = byId.get(a.strong.transactionId);
-      if (!deposit) {
-        // A debit line paying out an approved withdrawal: a link, no money moves.
-        try {
-          await this.matchAutomatically(a.lineId, a.strong.transactionId, a.strong, input.actor.requestId);
-          debitsLinked += 1;
-        } catch (error) {
-          if (!isDomainError(error)) throw error;
-          autoFailures.push({ lineId: a.lineId, number: a.strong.number, errorCode: error.errorCode });
-        }
-        continue;
-      }
-      if (deposit.state !== 'approved' && !autoApprove.has(deposit.infrastructureId)) {
+      // No deposit: a debit line paying out an approved withdrawal, a link where no money moves.
+      if (deposit && deposit.state !== 'approved' && !autoApprove.has(deposit.infrastructureId)) {
         strongWaiting += 1;
         continue;
       }
-      try {
-        await this.matchAutomatically(a.lineId, deposit.transactionId, a.strong, input.actor.requestId);
-        autoMatched += 1;
-      } catch (error) {
-        if (!isDomainError(error)) throw error;
-        autoFailures.push({ lineId: a.lineId, number: deposit.number, errorCode: error.errorCode });
-      }
+      automatic.push({
+        request: this.automaticMatch(a.lineId, a.strong.transactionId, a.strong, input.actor.requestId),
+        number: deposit?.number ?? a.strong.number,
+        debit: !deposit,
+      });
     }
+    const outcomes = await this.decisions.matchMany(automatic.map((m) => m.request));
+    let autoMatched = 0;
+    let debitsLinked = 0;
+    const autoFailures: StatementImportReport['autoFailures'] = [];
+    outcomes.forEach((outcome, i) => {
+      const { request, number, debit } = automatic[i]!;
+      if (outcome.status === 'fulfilled') {
+        if (debit) debitsLinked += 1;
+        else autoMatched += 1;
+        return;
+      }
+      if (!isDomainError(outcome.reason)) throw outcome.reason;
+      autoFailures.push({ lineId: request.lineId, number, errorCode: outcome.reason.errorCode });
+    });
     const credits = fresh.filter((l) => l.line.direction === 'credit').length;
     return {
       importId,
@@ -172,6 +173,7 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
       credits,
       debits: fresh.length - credits,
       skipped: parsed.skipped,
+      warnings: parsed.warnings,
       autoMatched,
       strongWaiting,
       queued: credits - autoMatched,
@@ -190,13 +192,13 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
    * A strong candidate decided without a person, through the operators' own match. Its events carry
    * the request id of the import that decided it.
    */
-  private matchAutomatically(
+  private automaticMatch(
     lineId: string,
     transactionId: string,
     strong: { score: number; reasons: string[] },
     requestId: string | undefined,
-  ): Promise<unknown> {
-    return this.decisions.match({
+  ): MatchRequest {
+    return {
       lineId,
       transactionId,
       amount: 'requested',
@@ -205,7 +207,7 @@ export class ImportStatementHandler implements ICommandHandler<ImportStatementCo
       mode: 'auto',
       score: strong.score,
       reasons: strong.reasons,
-    });
+    };
   }
 }
 

@@ -5,11 +5,13 @@ import {
   ChangeAmountCommand,
   DomainError,
   STREAMS,
+  domainEvent,
+  isDomainError,
   type ActorRef,
   type DomainEvent,
   type StatementLineView,
 } from '@transfergate/contracts';
-import { WrongExpectedVersionError } from '@transfergate/event-store';
+import { MAX_EVENTS_PER_APPEND, WrongExpectedVersionError } from '@transfergate/event-store';
 import { orThrow } from '../decisions/decision.js';
 import { decideDismiss, dismissReasonOf } from '../decisions/dismiss-statement-line.decide.js';
 import { decideMatch, type MatchRequest } from '../decisions/match-statement-line.decide.js';
@@ -19,6 +21,23 @@ import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repos
 import { ReconciliationStore } from './reconciliation-store.js';
 
 export type { MatchRequest } from '../decisions/match-statement-line.decide.js';
+
+/**
+ * Automatic matches of one import decided at once. Each waits on a few reads and three appends
+ * (claim, approval, decision), mostly for commits: the more in flight, the larger each group commit.
+ * Measured with a camt.053 of 6,000 lines against 3,000 deposits (bench/reconciliation-phase.mjs):
+ * rate with approval on / off 0.24 at 32, 0.42 at 128, 0.41 at 256.
+ */
+export const MAX_AUTO_MATCHES_IN_FLIGHT = 128;
+
+type DecisionEvent = DomainEvent<'StatementLineMatched'>;
+
+interface PendingDecision {
+  lineId: string;
+  event: DecisionEvent;
+  resolve(): void;
+  reject(error: unknown): void;
+}
 
 /**
  * Matching a statement line to a deposit, and dismissing one. A match approves the deposit through
@@ -63,8 +82,128 @@ export class LineDecisions {
     );
   }
 
-  /** Load the line, the deposit and its match; decide (decideMatch); claim, approve, record. */
+  /** Load, decide (decideMatch), claim, approve; then record the decision on the line. */
   private async matchNow(request: MatchRequest): Promise<StatementLineView> {
+    const { line, matched } = await this.performMatch(request);
+    await this.appendDecision(line.bankAccountId, line.lineId, matched, undefined, request.actor);
+    return (await this.store.line(line.lineId))!;
+  }
+
+  /**
+   * Many automatic matches (an import's strong candidates), side by side rather than one after
+   * another: up to MAX_AUTO_MATCHES_IN_FLIGHT at once, each under the same per-line and
+   * per-deposit queues as an operator's match, each claiming and approving as one does, so their
+   * appends share the event store's group commits (append-groups.ts) the way concurrent deposits
+   * do. Their decision events, which all go to the account's statement stream, are appended
+   * together (recordAutoMatch): one append per group instead of one conflict per line. Answers each
+   * request's outcome in order; a refusal is that request's alone.
+   */
+  async matchMany(requests: readonly MatchRequest[]): Promise<Array<PromiseSettledResult<void>>> {
+    const outcomes: Array<PromiseSettledResult<void>> = new Array(requests.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < requests.length) {
+        const i = next++;
+        const request = requests[i]!;
+        try {
+          await this.serially(`line:${request.lineId}`, () =>
+            this.serially(`txn:${request.transactionId}`, async () => {
+              const { line, matched } = await this.performMatch(request);
+              await this.recordAutoMatch(line.bankAccountId, line.lineId, matched, request.actor);
+            }),
+          );
+          outcomes[i] = { status: 'fulfilled', value: undefined };
+        } catch (error) {
+          outcomes[i] = { status: 'rejected', reason: error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(MAX_AUTO_MATCHES_IN_FLIGHT, requests.length) }, worker));
+    return outcomes;
+  }
+
+  /** Decisions of automatic matches waiting for their account's next append, per account and actor. */
+  private readonly autoDecisions = new Map<string, PendingDecision[]>();
+
+  /**
+   * Appends an automatic match's decision with the others waiting for the same account (and
+   * actor): the first waits for nobody, the rest gather while an append is being written and
+   * leave together in the next one (at most MAX_EVENTS_PER_APPEND), as the event store's group
+   * commit does. The line's queue is held until its decision is recorded, so an operator's match
+   * of the same line in this process finds it decided.
+   */
+  private recordAutoMatch(bankAccountId: string, lineId: string, event: DecisionEvent, actor: ActorRef): Promise<void> {
+    const key = `${bankAccountId}\n${JSON.stringify(actor)}`;
+    return new Promise<void>((resolve, reject) => {
+      const waiting = this.autoDecisions.get(key);
+      if (waiting) {
+        waiting.push({ lineId, event, resolve, reject });
+        return;
+      }
+      const queue: PendingDecision[] = [{ lineId, event, resolve, reject }];
+      this.autoDecisions.set(key, queue);
+      void this.flushAutoDecisions(key, bankAccountId, queue, actor);
+    });
+  }
+
+  private async flushAutoDecisions(
+    key: string,
+    bankAccountId: string,
+    queue: PendingDecision[],
+    actor: ActorRef,
+  ): Promise<void> {
+    while (queue.length > 0) {
+      const group = queue.splice(0, MAX_EVENTS_PER_APPEND);
+      await this.appendDecisionGroup(bankAccountId, group, actor);
+    }
+    // Synchronously after the queue was found empty: a decision arriving next starts a new flush.
+    this.autoDecisions.delete(key);
+  }
+
+  /**
+   * One append of several decisions at the account stream's version, after the lines' states are
+   * read again: a line decided meanwhile (another process, an operator) is that member's
+   * `line_decided`; a lost race on the stream reads again and retries. Settles every member, never throws.
+   */
+  private async appendDecisionGroup(bankAccountId: string, group: PendingDecision[], actor: ActorRef): Promise<void> {
+    const stream = STREAMS.bankStatement(bankAccountId);
+    let members = group;
+    try {
+      for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+        const head = await this.store.head(stream);
+        const queued = await this.store.queuedLineIds(members.map((m) => m.lineId));
+        for (const m of members) {
+          if (!queued.has(m.lineId)) {
+            m.reject(new DomainError('line_decided', 'the statement line was decided meanwhile'));
+          }
+        }
+        members = members.filter((m) => queued.has(m.lineId));
+        if (members.length === 0) return;
+        try {
+          await this.repository.append(
+            [{ streamId: stream, expectedVersion: head.version, events: members.map((m) => m.event) }],
+            actor,
+          );
+        } catch (error) {
+          if (error instanceof WrongExpectedVersionError) continue;
+          throw error;
+        }
+        for (const m of members) m.resolve();
+        return;
+      }
+      const conflict = new DomainError('concurrency_conflict', 'the account is changing too fast; retry');
+      for (const m of members) m.reject(conflict);
+    } catch (error) {
+      for (const m of members) m.reject(error);
+    }
+  }
+
+  /**
+   * Everything of a match but its decision's append: load the line, the deposit and its match,
+   * decide (decideMatch), claim, and approve (or change the amount and approve). Answers the line and
+   * the decision event to append.
+   */
+  private async performMatch(request: MatchRequest): Promise<{ line: StatementLineView; matched: DecisionEvent }> {
     const line = await this.store.line(request.lineId);
     const txn = line?.state === 'queued' ? await this.repository.loadTransaction(request.transactionId) : undefined;
     const matchedLineId = txn ? await this.store.matchedLineOf(request.transactionId) : undefined;
@@ -80,17 +219,28 @@ export class LineDecisions {
         }),
       );
     }
+    let matched = plan.matched;
     if (plan.approve) {
-      await this.commands.execute(
-        new ApproveTransactionCommand({
-          transactionId: request.transactionId,
-          actor: request.actor,
-          ...(request.allowExpired ? { allowExpired: true } : {}),
-        }),
-      );
+      try {
+        await this.commands.execute(
+          new ApproveTransactionCommand({
+            transactionId: request.transactionId,
+            actor: request.actor,
+            ...(request.allowExpired ? { allowExpired: true } : {}),
+          }),
+        );
+      } catch (error) {
+        // Approved by an operator between the read above and this approval: the line, claimed for
+        // this deposit, pays it all the same, so it is linked (the ledger refused the second approval).
+        if (!isDomainError(error) || error.errorCode !== 'transaction_final' || plan.changeAmountKurus !== undefined) {
+          throw error;
+        }
+        const now = await this.repository.loadTransaction(request.transactionId);
+        if (now?.view.state !== 'approved') throw error;
+        matched = domainEvent('StatementLineMatched', { ...plan.matched.data, decision: 'link' });
+      }
     }
-    await this.appendDecision(line!.bankAccountId, line!.lineId, plan.matched, undefined, request.actor);
-    return (await this.store.line(line!.lineId))!;
+    return { line: line!, matched };
   }
 
   /**

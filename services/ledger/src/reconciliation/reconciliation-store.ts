@@ -142,9 +142,26 @@ export class ReconciliationStore {
     return rows[0]?.id;
   }
 
+  /** Which of these lines are still queued (undecided), in one read. */
+  async queuedLineIds(lineIds: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `select line_id::text as id from rm_statement_line_status
+       where state = 'queued' and line_id in (select jsonb_array_elements_text($1::jsonb)::uuid)`,
+      [JSON.stringify(lineIds)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** One line by id: the list's own read without its count (every decision reads its line). */
   async line(lineId: string): Promise<StatementLineView | undefined> {
-    const page = await this.lines({ lineId, limit: 1, offset: 0 });
-    return page.items[0];
+    const { rows } = await this.db.query<{ line: LineRecord; status: StatusRecord; transaction_id: string | null }>(
+      `select l.record as line, s.record as status, s.transaction_id::text as transaction_id
+       from rm_statement_lines l join rm_statement_line_status s on s.line_id = l.line_id
+       where l.line_id = $1::uuid`,
+      [lineId],
+    );
+    const row = rows[0];
+    return row ? toView(row.line, row.status, row.transaction_id) : undefined;
   }
 
   async lines(filter: {

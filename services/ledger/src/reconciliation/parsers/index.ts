@@ -6,6 +6,9 @@ import { MAX_STATEMENT_BYTES, ProblemList, type ParsedStatement, type StatementF
 import { parseXlsx } from './xlsx.js';
 
 export * from './statement.js';
+export * from './line-bounds.js';
+export { MAX_XML_DEPTH } from './camt.js';
+export { MANDATORY_TAGS } from './mt940.js';
 export { foldTurkish, parseMoneyText, parseDateText } from './turkish-text.js';
 
 export interface ParseOptions {

@@ -1,3 +1,5 @@
+import { balanceMismatch } from './camt.js';
+import { MAX_MT940_INFORMATION_CHARS, WarningList, boundLine, cutText } from './line-bounds.js';
 import { calendarDay, parseMoneyText } from './turkish-text.js';
 import { ProblemList, type ParsedLine, type ParsedStatement } from './statement.js';
 
@@ -9,12 +11,26 @@ import { ProblemList, type ParsedLine, type ParsedStatement } from './statement.
  * and the `-}` trailer are tolerated. Turkish banks put the sender and the customer's text in `:86:`
  * (free text or `?20`…`?29` / `?32` `?33` subfields).
  *
+ * The mandatory tags (MANDATORY_TAGS) must all be there, and the balances must add up (opening +
+ * credits − debits = closing, to the kuruş) when every :61: was read: a statement without its
+ * closing balance, or one whose lines do not join its balances, is refused whole.
+ *
  * `:61:` = value date YYMMDD, optional entry date MMDD, mark (C, D, RC, RD), optional funds code,
  * amount `1234,56`, transaction type (N/F/S + 3), customer reference, optional `//` bank reference,
  * optional supplementary line.
  */
 const LINE_61 =
   /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])?(\d{1,15},\d{0,2})([NFS][A-Z0-9]{3})([^/\n]{0,16}?)?(?:\/\/([^\n]{0,16}))?(?:\n([\s\S]*))?$/;
+
+/** The tags an MT940 statement must carry (SWIFT MT940 field specifications), each with what it is. */
+export const MANDATORY_TAGS: ReadonlyArray<{ tags: readonly string[]; name: string; what: string }> = [
+  { tags: ['20'], name: ':20:', what: 'transaction reference' },
+  { tags: ['25'], name: ':25:', what: 'account identification' },
+  // The older `:28:` (statement number without sequence) is still printed by some banks.
+  { tags: ['28C', '28'], name: ':28C:', what: 'statement number' },
+  { tags: ['60F', '60M'], name: ':60F:/:60M:', what: 'opening balance' },
+  { tags: ['62F', '62M'], name: ':62F:/:62M:', what: 'closing balance' },
+];
 
 export function parseMt940(content: string): ParsedStatement {
   const problems = new ProblemList();
@@ -23,7 +39,15 @@ export function parseMt940(content: string): ParsedStatement {
     problems.add('file', 'not an MT940 statement: no :20: and :61:/:62: tags');
     problems.throwIfAny();
   }
-  const result: ParsedStatement = { format: 'mt940', lines: [], skipped: [] };
+  const present = new Set(tags.map((t) => t.tag));
+  for (const mandatory of MANDATORY_TAGS) {
+    if (!mandatory.tags.some((t) => present.has(t))) {
+      problems.add('file', `the mandatory tag ${mandatory.name} (${mandatory.what}) is missing`);
+    }
+  }
+  const warnings = new WarningList();
+  const result: ParsedStatement = { format: 'mt940', lines: [], skipped: [], warnings: [] };
+  const lineTags: string[] = [];
   let statements = 0;
   let current: ParsedLine | undefined;
   for (const { tag, value, line } of tags) {
@@ -52,10 +76,13 @@ export function parseMt940(content: string): ParsedStatement {
       }
       case '61':
         current = problems.attempt(at, () => parseLine61(value));
-        if (current) result.lines.push(current);
+        if (current) {
+          result.lines.push(current);
+          lineTags.push(at);
+        }
         break;
       case '86':
-        if (current) applyDetails(current, value);
+        if (current) applyDetails(current, cutText(value, MAX_MT940_INFORMATION_CHARS, at, ':86:', warnings));
         current = undefined;
         break;
       default:
@@ -63,7 +90,14 @@ export function parseMt940(content: string): ParsedStatement {
     }
   }
   if (statements > 1) problems.add('file', `${statements} statements (:20:) in one file: import one at a time`);
+  result.lines.forEach((line, i) => problems.attempt(lineTags[i]!, () => boundLine(line, lineTags[i]!, warnings)));
+  const { openingBalanceKurus: opening, closingBalanceKurus: closing } = result;
+  if (problems.problems.length === 0 && opening !== undefined && closing !== undefined) {
+    const mismatch = balanceMismatch(opening, closing, result.lines);
+    if (mismatch) problems.add('balances', mismatch.text, { differenceKurus: mismatch.differenceKurus.toString() });
+  }
   problems.throwIfAny();
+  result.warnings = warnings.toArray();
   return result;
 }
 

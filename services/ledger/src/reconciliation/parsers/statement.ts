@@ -30,6 +30,8 @@ export interface ParsedStatement {
   lines: ParsedLine[];
   /** Entries left out on purpose (pending camt.052 entries), with why: shown in the import report. */
   skipped: Array<{ at: string; reason: string }>;
+  /** What was imported other than as printed (a text cut to its bound), with where: shown in the import report. */
+  warnings: StatementProblem[];
 }
 
 export const STATEMENT_FORMATS = ['camt053', 'camt052', 'mt940', 'csv', 'xlsx'] as const;
@@ -39,6 +41,8 @@ export type StatementFormat = (typeof STATEMENT_FORMATS)[number];
 export interface StatementProblem {
   at: string;
   message: string;
+  /** A balance that does not add up: closing − (opening + credits − debits), integer kuruş as text. */
+  differenceKurus?: string;
 }
 
 /** A file is accepted or refused whole: this carries every problem found, not only the first. */
@@ -57,9 +61,13 @@ export class StatementRefusedError extends Error {
 /** Collects problems while a parser walks a file, then refuses the whole file if there were any. */
 export class ProblemList {
   readonly problems: StatementProblem[] = [];
-  add(at: string, message: string): void {
-    // Explicit bound: a garbage file must not build a report of a million lines.
-    if (this.problems.length < MAX_PROBLEMS_REPORTED) this.problems.push({ at, message });
+  add(at: string, message: string, extra?: Pick<StatementProblem, 'differenceKurus'>): void {
+    // Explicit bounds: a garbage file must not build a report of a million lines, nor echo a
+    // megabyte of its own text back in one message.
+    if (this.problems.length >= MAX_PROBLEMS_REPORTED) return;
+    const cut =
+      message.length > MAX_PROBLEM_MESSAGE_CHARS ? `${message.slice(0, MAX_PROBLEM_MESSAGE_CHARS)}…` : message;
+    this.problems.push({ at, message: cut, ...extra });
   }
   /** Runs `read`; a throw becomes a problem at `at` and the result undefined. */
   attempt<T>(at: string, read: () => T): T | undefined {
@@ -76,6 +84,8 @@ export class ProblemList {
 }
 
 export const MAX_PROBLEMS_REPORTED = 100;
+/** Characters of one problem's message (it may quote the file's text). */
+export const MAX_PROBLEM_MESSAGE_CHARS = 300;
 /** Lines per file: a day of a busy receiving account is a few thousand; a year-long export is refused. */
 export const MAX_LINES_PER_STATEMENT = 200_000;
 /** Bytes per file (raw upload). */

@@ -1,4 +1,5 @@
 import type { CsvMapping } from '@transfergate/contracts';
+import { WarningList, boundLine } from './line-bounds.js';
 import { foldTurkish, parseDateText, parseMoneyText } from './turkish-text.js';
 import {
   MAX_LINES_PER_STATEMENT,
@@ -37,7 +38,8 @@ export function mapRows(rows: Cell[][], mapping: CsvMapping, format: StatementFo
   }
   const header = rows[headerIndex]!.map((c) => (typeof c === 'string' ? foldTurkish(c) : ''));
   const col = new Map(wanted.map(([field, name]) => [field, header.indexOf(foldTurkish(name))]));
-  const result: ParsedStatement = { format, lines: [], skipped: [] };
+  const warnings = new WarningList();
+  const result: ParsedStatement = { format, lines: [], skipped: [], warnings: [] };
   const cellOf = (row: Cell[], field: string): Cell => {
     const i = col.get(field);
     return i === undefined || i < 0 ? null : (row[i] ?? null);
@@ -111,10 +113,11 @@ export function mapRows(rows: Cell[][], mapping: CsvMapping, format: StatementFo
       if (name) parsed.counterpartyName = name;
       const iban = textOf(row, 'counterpartyIban')?.replace(/\s+/g, '').toUpperCase();
       if (iban) parsed.counterpartyIban = iban;
-      return parsed;
+      return boundLine(parsed, at, warnings);
     });
     if (line) result.lines.push(line);
   }
   problems.throwIfAny();
+  result.warnings = warnings.toArray();
   return result;
 }
