@@ -29,7 +29,7 @@ import { camt053, generateDay, isBankasiCsv, scoreDay, scoreOutcomes } from './r
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const IBAN = 'TR330006100519786457841326';
 const CHUNK = 5_000;
-const round = (v, d = 0) => Math.round(v * 10 ** d) / 10 ** d;
+const toDecimals = (v, d = 0) => Math.round(v * 10 ** d) / 10 ** d;
 
 const BOOTSTRAP = {
   operators: [{ username: 'admin', password: 'Bench-pass-1!', role: 'admin' }],
@@ -80,12 +80,12 @@ function matcherAlone(log) {
   for (const deposits of [5_000, 50_000]) {
     const day = generateDay({ deposits, seed: 11 });
     const score = scoreDay(day, Matcher);
-    out[deposits] = { ...score, usPerLine: round((score.matchMs * 1000) / score.lines, 1) };
+    out[deposits] = { ...score, usPerLine: toDecimals((score.matchMs * 1000) / score.lines, 1) };
     log(
-      `    matcher alone, ${deposits} deposits / ${score.lines} lines: ${out[deposits].usPerLine} µs/line, precision ${score.precision}, recall ${round(score.recall, 3)}`,
+      `    matcher alone, ${deposits} deposits / ${score.lines} lines: ${out[deposits].usPerLine} µs/line, precision ${score.precision}, recall ${toDecimals(score.recall, 3)}`,
     );
   }
-  return { ...out, perLineRatio50kOver5k: round(out[50_000].usPerLine / out[5_000].usPerLine, 2) };
+  return { ...out, perLineRatio50kOver5k: toDecimals(out[50_000].usPerLine / out[5_000].usPerLine, 2) };
 }
 
 async function writeDeposits(db, day, ids) {
@@ -157,7 +157,7 @@ async function openBench(day, ids, log) {
     let t = performance.now();
     await writeDeposits(seed, day, ids);
     await seed.close();
-    log(`    ${day.deposits.length} deposits written in ${round((performance.now() - t) / 1000, 1)} s`);
+    log(`    ${day.deposits.length} deposits written in ${toDecimals((performance.now() - t) / 1000, 1)} s`);
     t = performance.now();
     running = await allInOne.createApp(
       {
@@ -185,7 +185,7 @@ async function openBench(day, ids, log) {
     const open = await running.db.query(
       `select count(*)::int as n from rm_transactions where state = 'awaiting_payment'`,
     );
-    log(`    app up, ${open.rows[0].n} open deposits projected in ${round((performance.now() - t) / 1000, 1)} s`);
+    log(`    app up, ${open.rows[0].n} open deposits projected in ${toDecimals((performance.now() - t) / 1000, 1)} s`);
     return { running, close };
   } catch (error) {
     await close();
@@ -237,13 +237,13 @@ async function endToEnd(log) {
       deposits: depositsN,
       lines: report.linesNew,
       csvBytes: csv.length,
-      answeredSeconds: round(answeredSeconds, 1),
-      totalSeconds: round(totalSeconds, 1),
-      linesPerSecond: round(report.linesNew / totalSeconds, 0),
+      answeredSeconds: toDecimals(answeredSeconds, 1),
+      totalSeconds: toDecimals(totalSeconds, 1),
+      linesPerSecond: toDecimals(report.linesNew / totalSeconds, 0),
       linesInReadModels: rows.length,
       strongWaiting: report.strongWaiting,
       precision: score.precision,
-      recall: round(score.recall, 4),
+      recall: toDecimals(score.recall, 4),
       strong: score.strong,
       eligible: score.eligible,
       wrongStrong: score.wrongStrong,
@@ -277,11 +277,11 @@ const median = (values) => {
 async function autoApproval(log) {
   const depositsN = Number(process.env.BENCH_AUTO_DEPOSITS ?? 10_000);
   const linesN = Number(process.env.BENCH_AUTO_LINES ?? 20_000);
-  const rounds = Number(process.env.BENCH_AUTO_ROUNDS ?? 3);
+  const N_ROUNDS = Number(process.env.BENCH_AUTO_ROUNDS ?? 3);
   const ids = benchIds();
   const rates = { off: [], on: [] };
   const approvals = [];
-  for (let r = 0; r < rounds; r++) {
+  for (let r = 0; r < N_ROUNDS; r++) {
     for (const mode of r % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
       const day = generateDay({ deposits: depositsN, seed: 31 + r, baseMs: Date.now() + 60_000, padLinesTo: linesN });
       const { running, close } = await openBench(day, ids, log);
@@ -323,8 +323,8 @@ async function autoApproval(log) {
           check = `, ${report.autoMatched} approved, precision ${approvals.at(-1).precision}, ${twice} approved twice`;
         }
         log(
-          `    round ${r + 1}, automatic approval ${mode}: ${report.linesNew} lines in ${round(totalSeconds, 1)} s ` +
-            `(${round(rate, 0)} lines/s, answered after ${round(answeredSeconds, 1)} s${check})`,
+          `    round ${r + 1}, automatic approval ${mode}: ${report.linesNew} lines in ${toDecimals(totalSeconds, 1)} s ` +
+            `(${toDecimals(rate, 0)} lines/s, answered after ${toDecimals(answeredSeconds, 1)} s${check})`,
         );
       } finally {
         await close();
@@ -333,16 +333,16 @@ async function autoApproval(log) {
   }
   const ratio = median(rates.on) / median(rates.off);
   log(
-    `    automatic approval at scale: import with automatic approval / import without = ${round(ratio, 2)} ` +
-      `(medians of ${rounds} rounds: ${round(median(rates.on), 0)} / ${round(median(rates.off), 0)} lines/s)`,
+    `    automatic approval at scale: import with automatic approval / import without = ${toDecimals(ratio, 2)} ` +
+      `(medians of ${N_ROUNDS} rounds: ${toDecimals(median(rates.on), 0)} / ${toDecimals(median(rates.off), 0)} lines/s)`,
   );
   return {
     deposits: depositsN,
     lines: linesN,
-    rounds,
-    linesPerSecondOff: rates.off.map((x) => round(x, 0)),
-    linesPerSecondOn: rates.on.map((x) => round(x, 0)),
-    ratioOnOverOff: round(ratio, 3),
+    rounds: N_ROUNDS,
+    linesPerSecondOff: rates.off.map((x) => toDecimals(x, 0)),
+    linesPerSecondOn: rates.on.map((x) => toDecimals(x, 0)),
+    ratioOnOverOff: toDecimals(ratio, 3),
     approvals,
   };
 }
