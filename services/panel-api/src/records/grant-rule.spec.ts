@@ -12,6 +12,12 @@ describe('assertWithin: an operator grants only what they hold', () => {
     expect(() => assertWithin(operator, [], 'granting role empty')).not.toThrow();
   });
 
+  it('refuses a single permission the actor lacks', () => {
+    expect(() => assertWithin(operator, ['transactions.view', 'roles.manage'], 'granting role y')).toThrow(
+      'granting role y needs roles.manage, which you lack',
+    );
+  });
+
   it('refuses with permission_denied, naming what is done and every permission missing', () => {
     let refusal: unknown;
     try {
