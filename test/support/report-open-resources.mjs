@@ -1,6 +1,7 @@
 /**
- * Jest's global teardown (same process as the suites under --runInBand): names what is still
- * running once every suite has finished. `npm test` passes --forceExit so a leftover never hangs
+ * Jest's global teardown, in jest's main process: names what is still running there once every
+ * suite has finished (a suite in a worker that leaves something running is named by jest itself:
+ * "A worker process has failed to exit gracefully"). `npm test` passes --forceExit so a leftover never hangs
  * CI for its whole time limit; this line is what says there was one, and of what kind, so it gets
  * fixed rather than hidden (a PGlite left open shows as Timeouts: its engine re-arms its own).
  */

@@ -1,6 +1,7 @@
 import { parseBootstrap } from '@transfergate/all-in-one';
 import { VALID_IBAN, h2hBody } from '../gateway/conformance-fixture.js';
-import { postJson, type TestApp } from '../support/test-app.js';
+import { panelClient } from '../panel/panel-client.js';
+import { issueBootstrap, postJson, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** H2H providers on the webhook test infrastructures. */
 export const WH_KEYS = {
@@ -146,3 +147,44 @@ export async function eventCount(app: TestApp, transactionId: string, type: stri
   );
   return Number(rows[0]!.n);
 }
+
+/**
+ * The app most webhook suites share: PostgreSQL, the issue's bootstrap (admin / S3cure-pass!,
+ * infrastructure acme) and the webhook infrastructures, with the alias table
+ * `eqopay=wh-local, wh-remote=wh-local` ("wh-remote" as an alias must not shadow the real wh-remote).
+ * Each suite starts its own and stops it in its afterAll.
+ */
+export async function startWebhookApp() {
+  const previous = process.env.WEBHOOK_ALIASES;
+  let app: TestApp;
+  process.env.WEBHOOK_ALIASES = 'eqopay=wh-local, wh-remote=wh-local';
+  try {
+    app = await startTestApp('postgres');
+  } finally {
+    if (previous === undefined) delete process.env.WEBHOOK_ALIASES;
+    else process.env.WEBHOOK_ALIASES = previous;
+  }
+  await app.provision(issueBootstrap());
+  await app.provision(webhookBootstrap());
+  const gateway = gatewayOf(app);
+  const client = panelClient(app);
+  return {
+    app,
+    gateway,
+    hook: hookOf(app),
+    client,
+    admin: (await client.login('admin', 'S3cure-pass!')).accessToken,
+    /** Created through the gateway and projected, so the webhook can find it. */
+    async deposit(key: Key = WH_KEYS.local, externalId?: string): Promise<Created> {
+      const created = await gateway.deposit(key, externalId);
+      await app.settle();
+      return created;
+    },
+    async withdrawal(key: Key = WH_KEYS.local, externalId?: string): Promise<Created> {
+      const created = await gateway.withdrawal(key, externalId);
+      await app.settle();
+      return created;
+    },
+  };
+}
+export type WebhookApp = Awaited<ReturnType<typeof startWebhookApp>>;

@@ -6,7 +6,7 @@ import { ServiceHealthController, ServiceLifecycle } from './service-health.js';
 /**
  * `/readyz`'s answer from its checks. The collaborators are stand-ins whose state each case sets;
  * test/distributed/distributed.spec.ts reads the same route from real processes on NATS and Kafka,
- * and nats-notice-channel.reconnect.spec.ts a real channel's state across a server restart.
+ * and nats-notice-channel.reconnect.broker.spec.ts a real channel's state across a server restart.
  */
 describe('service readiness', () => {
   const state = { database: true, transport: true, notices: true };

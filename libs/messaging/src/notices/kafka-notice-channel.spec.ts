@@ -12,7 +12,7 @@ const GROUP_JOIN = 'consumer.group_join';
  * join succeeds at once (kafkajs's run() also returns when its first join failed and it has
  * scheduled a restart, as against a broker whose coordinator is still loading), and its seek throws
  * what kafkajs throws while no consumer group exists. The real consumer's first join on the broker
- * is covered by notice-channel.spec.ts; a coordinator still loading cannot be produced on demand.
+ * is covered by notice-channel.broker.spec.ts; a coordinator still loading cannot be produced on demand.
  */
 class FakeConsumer {
   readonly events = { GROUP_JOIN, CRASH: 'consumer.crash', STOP: 'consumer.stop' };

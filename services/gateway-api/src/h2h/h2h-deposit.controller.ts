@@ -8,6 +8,7 @@ import {
 } from '@transfergate/contracts';
 import { H2hCallerService } from './h2h-caller.js';
 
+import { h2hDepositRequest } from '../requests/form-requests.js';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
 export const H2H_DEPOSIT_MESSAGE = 'Deposit request received; pay the amount to the account shown.';
@@ -26,24 +27,10 @@ export class H2hDepositController {
     const input = parseBody(H2hDepositRequestSchema, body);
     const customer = h2hCustomerFields(body as Record<string, unknown>);
     const provider = await this.caller.authenticate(input, request, (p) => p.callbackDeposit);
-    const view = await this.requests.deposit(provider, {
-      form: 'h2h',
-      externalId: input.transaction_id,
-      amountKurus: input.amount,
-      customer: { fullName: input.fullname, ...customer },
-      fingerprint: {
-        transactionId: input.transaction_id,
-        amountKurus: input.amount,
-        fullname: input.fullname,
-        callbackUrl: input.callback_url,
-        // Only when sent: a request without them keeps the fingerprint it always had.
-        ...customer,
-      },
-      ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
-      ...(input.bank_code ? { preferredBankCode: input.bank_code } : {}),
-      ip: request.ip,
-      requestId: String(request.id),
-    });
+    const view = await this.requests.deposit(
+      provider,
+      h2hDepositRequest(input, customer, { ip: request.ip, requestId: String(request.id) }),
+    );
     return {
       status: true,
       code: 200,

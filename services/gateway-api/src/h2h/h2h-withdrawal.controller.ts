@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { H2hWithdrawalRequestSchema, h2hCustomerFields, parseBody } from '@transfergate/contracts';
 import { H2hCallerService } from './h2h-caller.js';
 
+import { h2hWithdrawalRequest } from '../requests/form-requests.js';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
 export const H2H_WITHDRAWAL_MESSAGE = 'Withdrawal request received; a callback follows after approval.';
@@ -21,24 +22,10 @@ export class H2hWithdrawalController {
     const input = parseBody(H2hWithdrawalRequestSchema, body);
     const customer = h2hCustomerFields(body as Record<string, unknown>);
     const provider = await this.caller.authenticate(input, request, (p) => p.callbackWithdrawal);
-    const view = await this.requests.withdrawal(provider, {
-      form: 'h2h',
-      externalId: input.transaction_id,
-      amountKurus: input.amount,
-      customer: { fullName: input.fullname, ...customer },
-      iban: input.iban.replace(/\s+/g, '').toUpperCase(),
-      fingerprint: {
-        transactionId: input.transaction_id,
-        amountKurus: input.amount,
-        fullname: input.fullname,
-        callbackUrl: input.callback_url,
-        // Only when sent: a request without them keeps the fingerprint it always had.
-        ...customer,
-      },
-      ...(input.callback_url ? { callbackUrl: input.callback_url } : {}),
-      ip: request.ip,
-      requestId: String(request.id),
-    });
+    const view = await this.requests.withdrawal(
+      provider,
+      h2hWithdrawalRequest(input, customer, { ip: request.ip, requestId: String(request.id) }),
+    );
     return {
       status: true,
       code: 200,

@@ -13,6 +13,7 @@ import {
 import { ProviderAuthService } from '../auth/provider-auth.service.js';
 
 import { fieldsOf } from '../merchant/merchant.controller.js';
+import { infrastructureDepositRequest, infrastructureWithdrawalRequest } from '../requests/form-requests.js';
 import { checkedReturnUrl } from '../requests/return-url.js';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 
@@ -59,29 +60,11 @@ export class InfrastructureController {
   private async deposit(request: FastifyRequest): Promise<InfrastructureDepositResponse> {
     const input = parseBody(InfrastructureDepositRequestSchema, fieldsOf(request));
     const provider = await this.caller(input, request);
-    const fullName = input.CustomerFullName ?? input.CustomerUsername!;
     const returnUrl = checkedReturnUrl('ReturnUrl', input.ReturnUrl, provider);
-    const view = await this.requests.deposit(provider, {
-      form: 'infrastructure',
-      externalId: input.RequestId,
-      amountKurus: input.Amount,
-      customer: {
-        fullName,
-        ...(input.CustomerUsername ? { username: input.CustomerUsername } : {}),
-        ...(input.CustomerMemberId ? { userId: input.CustomerMemberId } : {}),
-      },
-      fingerprint: {
-        requestId: input.RequestId,
-        amountKurus: input.Amount,
-        fullName,
-        operationGuid: input.OperationGuid,
-      },
-      echo: echoOf(input),
-      ...(returnUrl ? { returnUrl } : {}),
-      ...(input.BankCode ? { preferredBankCode: input.BankCode } : {}),
-      ip: request.ip,
-      requestId: String(request.id),
-    });
+    const view = await this.requests.deposit(
+      provider,
+      infrastructureDepositRequest(input, returnUrl, { ip: request.ip, requestId: String(request.id) }),
+    );
     return {
       success: true,
       message: 'Deposit request created',
@@ -96,25 +79,10 @@ export class InfrastructureController {
   private async withdrawal(request: FastifyRequest): Promise<InfrastructureWithdrawalResponse> {
     const input = parseBody(InfrastructureWithdrawalRequestSchema, fieldsOf(request));
     const provider = await this.caller(input, request);
-    await this.requests.withdrawal(provider, {
-      form: 'infrastructure',
-      externalId: input.RequestId,
-      amountKurus: input.Amount,
-      customer: {
-        fullName: input.CustomerFullName,
-        ...(input.CustomerMemberId ? { userId: input.CustomerMemberId } : {}),
-      },
-      iban: input.AccountNumber.replace(/\s+/g, '').toUpperCase(),
-      fingerprint: {
-        requestId: input.RequestId,
-        amountKurus: input.Amount,
-        fullName: input.CustomerFullName,
-        operationGuid: input.OperationGuid,
-      },
-      echo: echoOf(input),
-      ip: request.ip,
-      requestId: String(request.id),
-    });
+    await this.requests.withdrawal(
+      provider,
+      infrastructureWithdrawalRequest(input, { ip: request.ip, requestId: String(request.id) }),
+    );
     return { Success: true, Message: 'Withdrawal request received', OperationGuidBack: input.OperationGuid };
   }
 
@@ -134,18 +102,4 @@ export class InfrastructureController {
     this.auth.assertMayCall(provider, request.ip, 'infrastructure');
     return provider;
   }
-}
-
-function echoOf(input: {
-  OperationGuid: string;
-  SecurityKey: string;
-  CustomerMemberId?: string;
-  CustomerUsername?: string;
-}) {
-  return {
-    OperationGuid: input.OperationGuid,
-    SecurityKey: input.SecurityKey,
-    ...(input.CustomerMemberId ? { CustomerMemberId: input.CustomerMemberId } : {}),
-    ...(input.CustomerUsername ? { CustomerUsername: input.CustomerUsername } : {}),
-  };
 }

@@ -6,7 +6,6 @@ import {
   MerchantSingleEndpointRequestSchema,
   MerchantWithdrawalRequestSchema,
   digestsEqual,
-  merchantCustomerName,
   merchantHash,
   type MerchantDepositResponse,
   type MerchantWithdrawalResponse,
@@ -20,6 +19,7 @@ import { ProviderAuthService } from '../auth/provider-auth.service.js';
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 import { type RequestOrigin, originOf } from '@transfergate/runtime/http';
 import { checkedReturnUrl } from '../requests/return-url.js';
+import { merchantDepositRequest, merchantWithdrawalRequest } from '../requests/form-requests.js';
 
 type DepositBody = ReturnType<typeof MerchantDepositRequestSchema.parse>;
 type WithdrawalBody = ReturnType<typeof MerchantWithdrawalRequestSchema.parse>;
@@ -92,21 +92,8 @@ export class MerchantController {
     origin: RequestOrigin,
   ): Promise<MerchantDepositResponse> {
     this.checkHash(provider, body);
-    const fullName = merchantCustomerName(body);
     const returnUrl = checkedReturnUrl('returnUrl', body.returnUrl, provider);
-    const view = await this.requests.deposit(provider, {
-      form: 'merchant',
-      externalId: body.transactionId,
-      amountKurus: body.amount,
-      customer: { fullName, ...(body.username ? { username: body.username } : {}) },
-      fingerprint: { transactionId: body.transactionId, amountKurus: body.amount, fullName, username: body.username },
-      // `callback` is recorded, never called: callbacks go to the registered URL only (SSRF-safe).
-      echo: body.callback ? { callback: body.callback } : {},
-      ...(returnUrl ? { returnUrl } : {}),
-      ...(body.bankCode ? { preferredBankCode: body.bankCode } : {}),
-      ip: origin.ip,
-      requestId: origin.requestId,
-    });
+    const view = await this.requests.deposit(provider, merchantDepositRequest(body, returnUrl, origin));
     return {
       success: true,
       message: 'Deposit created; send the customer to the payment page.',
@@ -120,19 +107,7 @@ export class MerchantController {
     origin: RequestOrigin,
   ): Promise<MerchantWithdrawalResponse> {
     this.checkHash(provider, body);
-    const fullName = merchantCustomerName(body);
-    const iban = body.iban.replace(/\s+/g, '').toUpperCase();
-    const view = await this.requests.withdrawal(provider, {
-      form: 'merchant',
-      externalId: body.transactionId,
-      amountKurus: body.amount,
-      customer: { fullName, ...(body.username ? { username: body.username } : {}) },
-      iban,
-      fingerprint: { transactionId: body.transactionId, amountKurus: body.amount, fullName },
-      echo: body.callback ? { callback: body.callback } : {},
-      ip: origin.ip,
-      requestId: origin.requestId,
-    });
+    const view = await this.requests.withdrawal(provider, merchantWithdrawalRequest(body, origin));
     return {
       success: true,
       message: 'Withdrawal request received; it waits for approval and a callback follows.',

@@ -11,6 +11,7 @@ import { actorOf, type OperatorContext } from '../auth/decorators.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { BUILT_IN_ROLES, isPermission, type Permission } from '../auth/permissions.js';
 import { RecordBus } from './record-commands.js';
+import { assertWithin } from './grant-rule.js';
 import { customRoleView, operatorView } from './records.presenter.js';
 import { SessionTokens } from '../auth/session-tokens.service.js';
 
@@ -149,13 +150,6 @@ export class AccessService {
       permissions = row.record.permissions;
     }
     assertWithin(actor, permissions.filter(isPermission), doing);
-  }
-}
-
-function assertWithin(actor: OperatorContext, permissions: readonly Permission[], doing: string): void {
-  const missing = permissions.filter((p) => !actor.permissions.includes(p));
-  if (missing.length > 0) {
-    throw new DomainError('permission_denied', `${doing} needs ${missing.join(', ')}, which you lack`);
   }
 }
 

@@ -10,7 +10,7 @@ import type { NoticeChannel } from './notice-channel.js';
  * a queue group), only the names it listens for, only within its deployment's prefix.
  */
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const brokers = kafkaBrokersFor('notice-channel.spec over Kafka');
+const brokers = kafkaBrokersFor('notice-channel.broker.spec over Kafka');
 const NAMES = ['DirectoryChanged', 'OtherChanged'];
 const HEARD_WITHIN_MS = 10_000;
 
