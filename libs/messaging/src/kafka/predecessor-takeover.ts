@@ -76,6 +76,8 @@ export async function evictPredecessors(
     for (const memberId of evicted) await coordinator.leaveGroup({ groupId, memberId });
     return evicted;
   })();
+  // After a timeout nobody awaits `work` any more: its late failure must not become an unhandled rejection.
+  work.catch(() => undefined);
   try {
     return await Promise.race([
       work,
