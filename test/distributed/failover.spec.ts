@@ -19,7 +19,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** Kafka: the bound of docs/operations.md, killed and restarted, serving again within it. */
 const KAFKA_RECOVERY_LIMIT_MS = 5_000;
 /**
- * NATS has no group to wait for, yet a kill measured 2.3-5.2 s over a graceful restart here (loaded
+ * NATS has no group to wait for, yet a kill measured 2.3-5.2 s (Kafka the same) over a graceful restart here (loaded
  * 2-core machine; cause outside the transport, not yet found): this guards against a stall, it is
  * not the 2 s goal.
  */
