@@ -1,4 +1,6 @@
-import { ClientKafka, ClientNats, ServerKafka, ServerNats } from '@nestjs/microservices';
+import { Logger } from '@nestjs/common';
+import { ClientKafka, ClientNats, ServerKafka, ServerNats, type KafkaOptions } from '@nestjs/microservices';
+import type { Kafka } from 'kafkajs';
 import { z } from 'zod';
 import {
   kafkaInstanceId,
@@ -7,6 +9,7 @@ import {
   SERVICE_NAMES,
   type ServiceName,
 } from './kafka/kafka-transport.options.js';
+import { evictPredecessors } from './kafka/predecessor-takeover.js';
 
 /**
  * Which transport carries commands and queries between the service processes, from the environment:
@@ -79,11 +82,49 @@ export type TransportClient = ClientNats | ClientKafka;
 
 export function createTransportServer(config: TransportConfig, service: ServiceName): TransportServer {
   if (config.kind === 'kafka') {
-    const options = kafkaTransportOptions(config.env, service).server.options;
-    if (!options) throw new TransportConfigError('kafka server options missing');
-    return new ServerKafka(options);
+    const { server, serverGroupId, serverClientId } = kafkaTransportOptions(config.env, service);
+    if (!server.options) throw new TransportConfigError('kafka server options missing');
+    return new TakeoverServerKafka(server.options, serverGroupId, serverClientId);
   }
   return new ServerNats({ servers: [config.natsUrl], queue: `${config.subjectPrefix}.handlers`, name: service });
+}
+
+/** How long a starting handler waits for the group coordinator before joining without a takeover. */
+const PREDECESSOR_TAKEOVER_TIMEOUT_MS = 5_000;
+
+/**
+ * Nest's Kafka server that, before its consumer joins the service's group, removes this replica's
+ * killed predecessor from it, so a restart takes the partitions back at once instead of after the
+ * session timeout (./kafka/predecessor-takeover.ts).
+ */
+class TakeoverServerKafka extends ServerKafka {
+  private readonly takeoverLogger = new Logger('KafkaTakeover');
+
+  constructor(
+    options: NonNullable<KafkaOptions['options']>,
+    private readonly serviceGroupId: string,
+    private readonly replicaClientId: string,
+  ) {
+    super(options);
+  }
+
+  override async start(callback: () => void): Promise<void> {
+    try {
+      const evicted = await evictPredecessors(
+        this.client as unknown as Kafka,
+        this.serviceGroupId,
+        this.replicaClientId,
+        PREDECESSOR_TAKEOVER_TIMEOUT_MS,
+      );
+      if (evicted.length > 0) {
+        this.takeoverLogger.log(`took over from ${evicted.length} earlier member(s) of ${this.serviceGroupId}`);
+      }
+    } catch (error) {
+      // The session timeout still frees the partitions: slower, never wrong.
+      this.takeoverLogger.warn(`no takeover in ${this.serviceGroupId}: ${(error as Error).message}`);
+    }
+    return super.start(callback);
+  }
 }
 
 /** The caller side. Kafka needs every pattern it will send before connecting (reply topics). */

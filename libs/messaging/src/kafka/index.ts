@@ -2,3 +2,4 @@ export * from './kafka-transport.options.js';
 export * from './instance-reply.assigner.js';
 export * from './reply-readiness.js';
 export * from './kafka-topics.js';
+export * from './predecessor-takeover.js';

@@ -4,6 +4,7 @@ import {
   assignAllReplyPartitions,
   instanceReplyAssigner,
   kafkaInstanceId,
+  kafkaReplicaName,
   kafkaTransportOptions,
   parseKafkaBrokers,
   replyTopicsAssigned,
@@ -45,6 +46,15 @@ describe('kafkaInstanceId', () => {
   });
 });
 
+describe('kafkaReplicaName', () => {
+  it('is INSTANCE_ID, else the pod name, the same for every process of the replica', () => {
+    expect(kafkaReplicaName({ INSTANCE_ID: 'ledger-0', HOSTNAME: 'node-1' })).toBe('ledger-0');
+    expect(kafkaReplicaName({ HOSTNAME: 'ledger-5d8-abcde' })).toBe(kafkaReplicaName({ HOSTNAME: 'ledger-5d8-abcde' }));
+    expect(kafkaReplicaName({ HOSTNAME: 'ledger/0' })).toBe('ledger-0');
+    expect(kafkaReplicaName({})).not.toBe('');
+  });
+});
+
 describe('kafkaTransportOptions', () => {
   const env = { KAFKA_BROKERS: 'kafka:9092' };
 
@@ -64,7 +74,10 @@ describe('kafkaTransportOptions', () => {
     expect(a.server.options?.subscribe?.fromBeginning).toBe(true);
     expect(a.server.options?.client?.brokers).toEqual(['kafka:9092']);
     expect(a.client.options?.client?.clientId).toBe('transfergate.gateway-api.pod-a.client');
-    expect(a.server.options?.client?.clientId).toBe('transfergate.gateway-api.pod-a.server');
+    // The handler's client id names the replica, not the process: a restart finds its predecessor by it.
+    const pod = kafkaTransportOptions({ ...env, HOSTNAME: 'gateway-api-0' }, 'gateway-api', 'pod-a');
+    expect(pod.server.options?.client?.clientId).toBe('transfergate.gateway-api.gateway-api-0.server');
+    expect(pod.serverClientId).toBe('transfergate.gateway-api.gateway-api-0.server');
     expect(a.server.options?.send?.acks).toBe(-1);
     expect(a.server.options?.run).toEqual({
       autoCommit: true,

@@ -77,6 +77,11 @@ export interface KafkaTransportOptions {
   clientId: string;
   serverGroupId: string;
   replyGroupId: string;
+  /**
+   * The command handler's client id: the same for every incarnation of one replica (its replica name),
+   * so a restarted replica recognises its killed predecessor in the group (./predecessor-takeover.ts).
+   */
+  serverClientId: string;
 }
 
 export interface KafkaTransportEnv {
@@ -111,12 +116,24 @@ export function parseKafkaBrokers(value: string | undefined): string[] {
   return brokers;
 }
 
+function kafkaName(raw: string, variable: string): string {
+  const id = raw.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, MAX_INSTANCE_ID_LENGTH);
+  if (id === '') throw new Error(`${variable} must contain at least one of A-Z a-z 0-9 . _ -`);
+  return id;
+}
+
+/**
+ * The name of this replica, stable across its restarts: INSTANCE_ID, else the pod's name (HOSTNAME;
+ * a restarted container keeps its pod), else the host's name.
+ */
+export function kafkaReplicaName(env: KafkaTransportEnv): string {
+  return kafkaName(env.INSTANCE_ID || env.HOSTNAME || hostname(), env.INSTANCE_ID ? 'INSTANCE_ID' : 'HOSTNAME');
+}
+
 /** An id unique to this process: Kafka names built from it must never be shared by two instances. */
 export function kafkaInstanceId(env: KafkaTransportEnv): string {
   const raw = env.INSTANCE_ID || `${env.HOSTNAME || hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const id = raw.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, MAX_INSTANCE_ID_LENGTH);
-  if (id === '') throw new Error('INSTANCE_ID must contain at least one of A-Z a-z 0-9 . _ -');
-  return id;
+  return kafkaName(raw, 'INSTANCE_ID');
 }
 
 export function kafkaTransportOptions(
@@ -145,6 +162,7 @@ export function kafkaTransportOptions(
   // Nest appends postfixId to both clientId and groupId; we spell the full names and pass '' instead.
   const serverGroupId = `${prefix}.${service}`;
   const replyGroupId = `${prefix}.${service}.replies.${instanceId}`;
+  const serverClientId = `${prefix}.${service}.${kafkaReplicaName(env)}.server`;
   const retry = { initialRetryTime: 300, retries: 8 };
 
   return {
@@ -153,11 +171,12 @@ export function kafkaTransportOptions(
     clientId,
     serverGroupId,
     replyGroupId,
+    serverClientId,
     server: {
       transport: Transport.KAFKA,
       options: {
         postfixId: '',
-        client: { clientId: `${clientId}.server`, brokers, retry },
+        client: { clientId: serverClientId, brokers, retry },
         consumer: {
           groupId: serverGroupId,
           sessionTimeout: sessionTimeoutMs,

@@ -1,0 +1,193 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kafkaBrokersFor } from '../support/kafka.js';
+import { openTestPostgres, TEST_DATABASE_URL } from '../support/postgres.js';
+import { assertBuilt, Cluster, http, type Service, type ServiceProcess } from './cluster.js';
+
+/**
+ * Failover time of a service killed with SIGKILL and restarted, with the shipped defaults of each
+ * transport (Kafka: its 30 s session timeout, no test override): from the kill to the first command
+ * the restarted process answers. The only ledger is the victim, so every command waits for the
+ * restart; on Kafka the dead member still holds the group's partitions until the restarted replica
+ * removes it (docs/operations.md, "Kafka failover").
+ */
+const ADMIN_PASSWORD = 'S3cure-pass!failover';
+const KEY = { apiKey: 'ak_failover_1', apiSecret: 'sk_failover_1' };
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/**
+ * Kafka: what a kill may add over a graceful restart. Measured 2.5-4.9 s with the takeover and 20 s
+ * or more without it (the 30 s session); the bound sits between them so that a loaded CI machine's
+ * start-up noise does not fail it while the stall it guards against still does.
+ */
+const KAFKA_RECOVERY_LIMIT_MS = 10_000;
+/**
+ * NATS has no group to wait for, yet a kill measured 2.3-5.2 s (Kafka the same) over a graceful restart here (loaded
+ * 2-core machine; cause outside the transport, not yet found): this guards against a stall, it is
+ * not the 2 s goal.
+ */
+const NATS_RECOVERY_LIMIT_MS = 10_000;
+/** A client gives up on the whole recovery after this long (far past both bounds: a failure, not a hang). */
+const RECOVERY_GIVE_UP_MS = 60_000;
+const ROUNDS = 2;
+const PROBE_EVERY_MS = 250;
+/** Limit (TIGER_STYLE): probes of one outage in flight at once. */
+const MAX_PROBES_IN_FLIGHT = 40;
+
+const kafkaBrokers = kafkaBrokersFor('failover.spec over Kafka');
+const TRANSPORTS: Array<{ name: string; available: boolean; limitMs: number; env: Record<string, string> }> = [
+  { name: 'NATS', available: true, limitMs: NATS_RECOVERY_LIMIT_MS, env: { TRANSPORT: 'nats' } },
+  {
+    name: 'Kafka',
+    available: kafkaBrokers !== undefined,
+    limitMs: KAFKA_RECOVERY_LIMIT_MS,
+    env: { TRANSPORT: 'kafka', KAFKA_BROKERS: kafkaBrokers ?? '' },
+  },
+];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+for (const transport of TRANSPORTS)
+  (transport.available ? describe : describe.skip)(`failover on ${transport.name} with its shipped defaults`, () => {
+    let db: Awaited<ReturnType<typeof openTestPostgres>>;
+    let cluster: Cluster;
+    let gateway: ServiceProcess;
+    const dir = mkdtempSync(join(tmpdir(), 'tg-failover-'));
+
+    const deposit = (timeoutMs: number) => {
+      const externalId = `fo-${randomBytes(6).toString('hex')}`;
+      const amount = 100;
+      return http(
+        'POST',
+        gateway.url('/deposit/bank'),
+        {
+          apikey: KEY.apiKey,
+          transaction_id: externalId,
+          amount,
+          fullname: 'Ayşe Yılmaz',
+          hash: sha256(`${KEY.apiKey}${externalId}${KEY.apiSecret}${amount}`),
+        },
+        {},
+        timeoutMs,
+      );
+    };
+    const served = (answer: { status: number; body: Record<string, unknown> }) =>
+      answer.status < 300 && answer.body.status === true;
+
+    /**
+     * Milliseconds from `sinceMs` until a deposit (which the ledger must handle) is answered. A probe
+     * starts every PROBE_EVERY_MS without waiting for the ones in flight: a command queued during the
+     * outage and answered at takeover counts at the moment it is answered.
+     */
+    async function untilServed(sinceMs: number): Promise<number> {
+      let servedAtMs: number | undefined;
+      let last = '';
+      const inFlight = new Set<Promise<void>>();
+      while (servedAtMs === undefined && Date.now() - sinceMs < RECOVERY_GIVE_UP_MS) {
+        if (inFlight.size < MAX_PROBES_IN_FLIGHT) {
+          const probe = deposit(RECOVERY_GIVE_UP_MS).then(
+            (answer) => {
+              if (served(answer)) servedAtMs ??= Date.now();
+              else last = `${answer.status} ${JSON.stringify(answer.body)}`;
+            },
+            (error: unknown) => void (last = String(error)),
+          );
+          inFlight.add(probe);
+          void probe.finally(() => inFlight.delete(probe));
+        }
+        await sleep(PROBE_EVERY_MS);
+      }
+      await Promise.all(inFlight);
+      if (servedAtMs === undefined)
+        throw new Error(`not served again within ${RECOVERY_GIVE_UP_MS} ms (last: ${last})`);
+      return servedAtMs - sinceMs;
+    }
+
+    /** Stops the newest ledger with `signal`, starts another, and times kill → served. */
+    async function restartLedger(signal: 'SIGTERM' | 'SIGKILL'): Promise<number> {
+      const victim = cluster.processes.filter((p) => p.service === ('ledger' satisfies Service)).at(-1)!;
+      victim.child.kill(signal);
+      const exit = await victim.exited;
+      // A graceful stop ends with the process's own exit code 0; a kill, by the signal.
+      expect(signal === 'SIGKILL' ? exit.signal : exit.code).toBe(signal === 'SIGKILL' ? 'SIGKILL' : 0);
+      const stoppedAtMs = Date.now();
+      const restarted = cluster.start('ledger');
+      const recoveryMs = await untilServed(stoppedAtMs);
+      await restarted;
+      return recoveryMs;
+    }
+
+    beforeAll(async () => {
+      assertBuilt();
+      db = await openTestPostgres(`failover_${transport.name.toLowerCase()}`);
+      cluster = new Cluster(TEST_DATABASE_URL, db.schema, { RATE_LIMIT_PER_MINUTE: '0', ...transport.env });
+      await cluster.start('ledger');
+      gateway = await cluster.start('gateway-api');
+      const file = join(dir, 'bootstrap.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          infrastructures: [
+            {
+              name: 'Failover H2H',
+              slug: 'fo',
+              apiForm: 'h2h',
+              callbackFormat: 'h2h',
+              // No dispatcher runs here: callbacks wait in their outbox, which this test does not read.
+              callback_deposit: 'http://127.0.0.1:9/cb/deposit',
+              callback_withdrawal: 'http://127.0.0.1:9/cb/withdrawal',
+            },
+          ],
+          merchants: [
+            {
+              name: 'Failover',
+              minAmount: 1,
+              maxAmount: 1000000,
+              depositCommissionPercent: 1,
+              withdrawalCommissionPercent: 1,
+              overdraftLimit: 0,
+              providers: [{ name: 'fo-h2h', infrastructure: 'fo', ...KEY }],
+            },
+          ],
+          bankAccounts: [
+            {
+              bank: 'Ziraat Bankası',
+              iban: 'TR330006100519786457841326',
+              holderName: 'Transfer Ltd',
+              minAmount: 1,
+              maxAmount: 1000000,
+              dailyLimit: 1000000000,
+            },
+          ],
+        }),
+      );
+      await cluster.provision(file, ADMIN_PASSWORD);
+      expect(served(await deposit(30_000))).toBe(true);
+    }, 240_000);
+
+    afterAll(async () => {
+      await cluster?.stopAll();
+      await db?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }, 60_000);
+
+    it(`serves again within ${transport.limitMs} ms of its own start-up after a SIGKILL and restart of the only ledger`, async () => {
+      // A process's own start-up (node, Nest, the database, joining the transport) takes from 1.5 s on
+      // an idle machine to over 10 s on a loaded one, so it is measured beside each kill: the same
+      // restart after a graceful stop (SIGTERM: the ledger leaves its group), which has nothing to wait for.
+      const graceful: number[] = [];
+      const killed: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        graceful.push(await restartLedger('SIGTERM'));
+        killed.push(await restartLedger('SIGKILL'));
+      }
+      const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+      const failoverMs = Math.round((sum(killed) - sum(graceful)) / ROUNDS);
+      process.stderr.write(
+        `failover ${transport.name}: served again after SIGTERM+restart ${graceful.join(', ')} ms, ` +
+          `after SIGKILL+restart ${killed.join(', ')} ms: the kill costs ${failoverMs} ms (limit ${transport.limitMs})\n`,
+      );
+      expect(failoverMs).toBeLessThanOrEqual(transport.limitMs);
+    }, 400_000);
+  });
