@@ -15,7 +15,8 @@ const en = {
       authentication_required: 'Please sign in again.',
       invalid_token: 'Your session has ended; please sign in again.',
       refresh_token_reused: 'Your session has ended; please sign in again.',
-      invalid_two_factor_code: 'The authentication code is wrong or has expired.',
+      invalid_two_factor_code:
+        'The authentication code is wrong, has expired or was just used (each code signs in once): wait for the next code in the app.',
       permission_denied: 'You do not have permission for this.',
       weak_password: 'The password is too weak.',
       account_locked: 'Too many failed attempts: the account is locked for a while.',
@@ -167,7 +168,8 @@ const tr: typeof en = {
       authentication_required: 'Lütfen yeniden giriş yapın.',
       invalid_token: 'Oturumunuz sona erdi, lütfen yeniden giriş yapın.',
       refresh_token_reused: 'Oturumunuz sona erdi, lütfen yeniden giriş yapın.',
-      invalid_two_factor_code: 'Doğrulama kodu hatalı ya da süresi geçmiş.',
+      invalid_two_factor_code:
+        'Doğrulama kodu hatalı, süresi geçmiş ya da az önce kullanılmış (her kod bir kez geçerlidir): uygulamadaki sonraki kodu bekleyin.',
       permission_denied: 'Bu işlem için yetkiniz yok.',
       weak_password: 'Parola çok zayıf.',
       account_locked: 'Çok fazla hatalı deneme: hesap bir süreliğine kilitlendi.',

@@ -114,7 +114,7 @@ export function ReconciliationPage() {
             label={translate('recon.account')}
             value={accountId}
             onChange={(event) => setAccountId(event.target.value)}
-            sx={{ width: { xs: '100%', sm: 'auto' }, minWidth: { sm: 360 } }}
+            sx={{ width: { xs: '100%', sm: 'auto' }, minWidth: { xs: 0, sm: 360 }, maxWidth: '100%' }}
             slotProps={{ htmlInput: { 'data-testid': 'recon-account' } }}
           >
             {accounts.map((a) => (
