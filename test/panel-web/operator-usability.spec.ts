@@ -213,6 +213,21 @@ describe('the Turkish panel at 1440 and 390 px (PostgreSQL, Chromium)', () => {
 
     await page.locator('[data-testid=recon-line][data-reference=U1]').getByTestId('recon-match').click();
     await page.locator('[data-testid=recon-line][data-reference=U1]').waitFor({ state: 'detached' });
+
+    // The audit log: one sentence per import, match and dismissal, naming the file, the line and the deposit.
+    await page.goto(`${app.baseUrl}/admin/#/audit`);
+    await page.locator('span[data-type=StatementImported]').first().waitFor();
+    const sentences = (await page.locator('span[data-type^=Statement]').allInnerTexts()).map((t) => t.trim());
+    const shownDay = `${day.slice(8, 10)}.${day.slice(5, 7)}.${day.slice(0, 4)}`;
+    const lineText = (ref: string, amount: string) => `${ref} (${amount}, ${shownDay}, “gun-sonu.xml” dosyası)`;
+    expect(sentences).toEqual([
+      `admin, ${lineText('U1', '₺150,00')} banka satırını #${paid.number} numaralı yatırımla eşleştirip onayladı`,
+      `admin, ${lineText('U4', '₺987,65')} banka satırını yok saydı: Yatırım değil (kira, maaş, başka ödeme)`,
+      `admin, ${lineText('U3', '₺300,00')} banka satırını önceden onaylanmış #${early.number} numaralı yatırıma bağladı`,
+      'admin, “gun-sonu.xml” banka ekstresi dosyasını yükledi (camt.053): 4 satır, 4 yeni, 0 daha önce yüklenmiş',
+    ]);
+    expect((await page.locator('span[data-type]').allInnerTexts()).join('\n')).not.toContain('bir değişiklik yaptı');
+    await screenshot(page, 'usability-audit-recon-tr');
     expect(pageErrors).toEqual([]);
   }, 180_000);
 
