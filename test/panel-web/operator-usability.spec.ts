@@ -290,4 +290,24 @@ describe('the Turkish panel at 1440 and 390 px (PostgreSQL, Chromium)', () => {
     }
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('a new deposit shows on the page: a badge on Yatırımlar, a snackbar, the dashboard counts at once', async () => {
+    await page.goto(`${app.baseUrl}/admin/#/`);
+    await page.getByTestId('deposit-pending').waitFor();
+    const before = Number(await page.getByTestId('deposit-pending').innerText());
+    await page.waitForTimeout(6_000); // the watcher's first answer is its baseline
+    await deposit(77, 'Dikkat Müşterisi');
+    const badge = page.getByRole('menuitem', { name: /Yatırımlar/ }).getByTestId('deposits-badge');
+    await page.getByText('1 yatırım bakılmayı bekliyor').waitFor({ timeout: 15_000 });
+    expect(await badge.innerText()).toBe('1');
+    // The dashboard refreshes with the news, well before its own 30 s poll.
+    await page
+      .getByTestId('deposit-pending')
+      .getByText(String(before + 1), { exact: true })
+      .waitFor({ timeout: 5_000 });
+    await screenshot(page, 'usability-attention-tr');
+    await page.getByRole('menuitem', { name: /Yatırımlar/ }).click();
+    await page.getByTestId('deposits-badge').and(page.locator('.MuiBadge-invisible')).waitFor({ state: 'attached' });
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
 });

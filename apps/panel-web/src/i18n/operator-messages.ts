@@ -135,6 +135,7 @@ const en = {
     attention: {
       sound: 'Sound for new deposits',
       announced: '%{smart_count} new or reported deposits',
+      arrived: 'A deposit needs a look |||| %{smart_count} deposits need a look',
     },
     statement: {
       menu: 'Statements',
@@ -288,6 +289,7 @@ const tr: typeof en = {
     attention: {
       sound: 'Yeni yatırımlarda ses',
       announced: '%{smart_count} yeni ya da bildirilen yatırım',
+      arrived: '%{smart_count} yatırım bakılmayı bekliyor',
     },
     statement: {
       menu: 'Ekstreler',

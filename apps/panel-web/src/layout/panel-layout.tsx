@@ -5,7 +5,7 @@ import { AppBar, Layout, Logout, MenuItemLink, TitlePortal, UserMenu, useTransla
 import { operatorTimeZone } from '../format/time';
 import { timeZoneLabel } from '../format/turkish-time';
 import { currentLocale } from '../i18n/current-locale';
-import { AttentionControls } from './attention';
+import { AttentionControls, AttentionProvider } from './attention';
 
 function PanelUserMenu() {
   const translate = useTranslate();
@@ -38,14 +38,16 @@ function PanelAppBar() {
 
 export function PanelLayout({ children }: { children: ReactNode }) {
   return (
-    <Layout
-      appBar={PanelAppBar}
-      // react-admin's layout is at least as wide as its widest line (min-width: fit-content): on a
-      // phone a long select or IBAN made the page 450 px wide. There it fits the screen instead, and
-      // such a line wraps or ends in an ellipsis; on a desktop wide tables still widen the page.
-      sx={{ minWidth: { xs: 0, sm: 'fit-content' }, '& .RaLayout-content': { minWidth: { xs: 0 } } }}
-    >
-      {children}
-    </Layout>
+    <AttentionProvider>
+      <Layout
+        appBar={PanelAppBar}
+        // react-admin's layout is at least as wide as its widest line (min-width: fit-content): on a
+        // phone a long select or IBAN made the page 450 px wide. There it fits the screen instead, and
+        // such a line wraps or ends in an ellipsis; on a desktop wide tables still widen the page.
+        sx={{ minWidth: { xs: 0, sm: 'fit-content' }, '& .RaLayout-content': { minWidth: { xs: 0 } } }}
+      >
+        {children}
+      </Layout>
+    </AttentionProvider>
   );
 }
