@@ -273,6 +273,31 @@ describe('the Turkish panel at 1440 and 390 px (PostgreSQL, Chromium)', () => {
       await screenshot(page, 'usability-approve-390');
       await dialog.getByRole('button', { name: 'Vazgeç' }).click();
 
+      // A bank line paying it, with a long description, waits on the reconciliation screen.
+      const { rows } = await app.db.query<{ id: string }>(
+        'select bank_account_id as id from rm_transactions where transaction_id = $1',
+        [target.uuid],
+      );
+      const now = new Date(Date.now() + 3 * 3_600_000).toISOString();
+      const uploaded = await fetch(
+        `${app.baseUrl}/panel/reconciliation/accounts/${rows[0]!.id}/statements?format=camt053&fileName=telefon.xml`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${admin}` },
+          body: camt([
+            {
+              ref: 'PHONE1',
+              day: now.slice(0, 10),
+              time: now.slice(11, 16),
+              direction: 'credit',
+              amountKurus: 42000n,
+              description: `TG-${target.number} HAVALE/EFT GONDEREN:TELEFONMUSTERISIUZUNACIKLAMAMETNIBOSLUKSUZ`,
+              name: 'Başka Gönderen',
+            },
+          ]),
+        },
+      );
+      expect(uploaded.status).toBe(201);
       await page.goto(`${app.baseUrl}/admin/#/reconciliation`);
       // Measured once the account, its summary and the queue are in (they widen the page if anything does).
       await page
@@ -284,6 +309,9 @@ describe('the Turkish panel at 1440 and 390 px (PostgreSQL, Chromium)', () => {
         .or(page.getByTestId('recon-line').first())
         .waitFor();
       expect(await widthReport(page)).toEqual({ scrollWidth: PHONE.width, outside: [] });
+      const phoneLine = page.locator('[data-testid=recon-line][data-reference=PHONE1]');
+      expect(await insideViewport(page, phoneLine.getByTestId('recon-match'))).toBe(true);
+      expect(await insideViewport(page, phoneLine.getByTestId('recon-dismiss'))).toBe(true);
       await screenshot(page, 'usability-recon-390');
     } finally {
       await phone.close();
