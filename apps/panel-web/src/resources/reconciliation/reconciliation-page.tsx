@@ -12,6 +12,7 @@ import {
 } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { Title, useNotify, usePermissions, useTranslate } from 'react-admin';
+import { useLocation } from 'react-router-dom';
 import { panelFetch } from '../../api/http';
 import { readSession } from '../../api/session';
 import { can } from '../../auth/auth-provider';
@@ -32,6 +33,8 @@ export interface StatementLine {
   description: string;
   counterpartyName?: string;
   state: 'queued' | 'matched' | 'dismissed';
+  /** A matched line: the transaction it paid. */
+  number?: number;
   differences: string[];
   candidates: Array<{
     transactionId: string;
@@ -81,6 +84,16 @@ export function ReconciliationPage() {
   const [accountId, setAccountId] = useState('');
   const [lines, setLines] = useState<StatementLine[]>([]);
   const [total, setTotal] = useState(0);
+  // Opened from a deposit's history: the bank line that paid it, shown first.
+  const shownLineId = new URLSearchParams(useLocation().search).get('line');
+  const [shownLine, setShownLine] = useState<StatementLine | null>(null);
+  useEffect(() => {
+    if (!shownLineId) return setShownLine(null);
+    void panelFetch<StatementLine>(`/panel/reconciliation/lines/${encodeURIComponent(shownLineId)}`).then(
+      setShownLine,
+      () => setShownLine(null),
+    );
+  }, [shownLineId]);
 
   useEffect(() => {
     void panelFetch<{ items?: BankAccount[] } | BankAccount[]>('/panel/bank-accounts').then((answer) => {
@@ -106,6 +119,15 @@ export function ReconciliationPage() {
   return (
     <Box sx={{ mt: 2 }}>
       <Title title="recon.title" />
+      {shownLine ? (
+        <Box sx={{ mb: 2 }} data-testid="recon-line-shown">
+          <Typography variant="h6" sx={{ mb: 1 }}>
+            {translate('recon.line_shown')}
+            {shownLine.number ? ` · TG-${shownLine.number}` : ''}
+          </Typography>
+          <LineCard line={shownLine} mayDecide={false} onDecided={reload} />
+        </Box>
+      ) : null}
       <Card sx={{ mb: 2 }}>
         <CardContent>
           <MuiTextField
