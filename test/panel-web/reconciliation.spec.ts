@@ -139,7 +139,7 @@ describe('reconciliation screen (browser, postgres)', () => {
     // The day's summary follows the decisions: 150 + 199.50 matched, 987.65 dismissed, nothing unmatched.
     await page
       .getByTestId('recon-summary')
-      .getByText(/matched ₺349,50, dismissed ₺987,65, unmatched ₺0,00/)
+      .getByText(/matched ₺349,50, ignored ₺987,65, unmatched ₺0,00/)
       .waitFor();
     await screenshot(page, 'reconciliation-done');
     expect(pageErrors).toEqual([]);

@@ -1,6 +1,10 @@
 import { issueBootstrap, postJson, startTestApp, type TestApp } from '../support/test-app.js';
 import { KEYS, conformanceBootstrap, h2hBody } from '../gateway/conformance-fixture.js';
+import { camt } from '../reconciliation/statement-files.js';
 import { panelClient } from './panel-client.js';
+
+/** issueBootstrap's provider: its deposits go to the receiving account the statement is for. */
+const ISSUE_KEY = { apiKey: 'ak_test_1', apiSecret: 'sk_test_1' };
 
 /**
  * The audit log reads as sentences. Sign-ins and failed sign-ins are
@@ -78,5 +82,97 @@ describe('audit log: sign-ins and transaction numbers (PGlite)', () => {
     // Entries of other streams have no number.
     const config = await audit('type=MerchantConfigured', token);
     expect(config.every((e) => e.transactionNumber === null)).toBe(true);
+  });
+
+  it('a statement import, a match and a dismissal are one entry each, naming the file, the bank line and the deposit', async () => {
+    const token = (await client.login('admin', 'S3cure-pass!')).accessToken;
+    const externalId = `audit-recon-${Date.now()}`;
+    expect((await postJson(`${app.baseUrl}/deposit/bank`, h2hBody(ISSUE_KEY, externalId, 250))).status).toBe(201);
+    const status = await postJson(
+      `${app.baseUrl}/status/${externalId}`,
+      {},
+      { 'x-api-key': ISSUE_KEY.apiKey, 'x-api-secret': ISSUE_KEY.apiSecret },
+    );
+    const number = Number(status.body.id);
+    const { rows } = await app.db.query<{ id: string }>(
+      'select bank_account_id as id from rm_transactions where transaction_id = $1',
+      [String(status.body.uuid)],
+    );
+    const accountId = rows[0]!.id;
+    const day = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+    const imported = await fetch(
+      `${app.baseUrl}/panel/reconciliation/accounts/${accountId}/statements?format=camt053&fileName=ekstre-7-aralik.xml`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${token}` },
+        body: camt([
+          // Another sender: waits for an operator rather than matching by itself.
+          {
+            ref: 'AUD1',
+            day,
+            time: '10:00',
+            direction: 'credit',
+            amountKurus: 25000n,
+            description: `TG-${number}`,
+            name: 'Başka Biri',
+          },
+          {
+            ref: 'AUD2',
+            day,
+            time: '10:05',
+            direction: 'credit',
+            amountKurus: 4200n,
+            description: 'kira',
+            name: 'Ali Veli',
+          },
+        ]),
+      },
+    );
+    expect(imported.status).toBe(201);
+    await app.settle();
+    const lines = await client.get(`/panel/reconciliation/lines?bankAccountId=${accountId}&limit=100`, token);
+    const lineOf = (ref: string) =>
+      (lines.body.items as Array<{ lineId: string; bankReference?: string }>).find((l) => l.bankReference === ref)!
+        .lineId;
+    const match = await client.post(
+      `/panel/reconciliation/lines/${lineOf('AUD1')}/match`,
+      { transactionId: String(status.body.uuid), amount: 'requested' },
+      token,
+    );
+    expect({ status: match.status, body: match.status < 300 ? null : match.body }).toEqual({ status: 201, body: null });
+    expect(
+      (await client.post(`/panel/reconciliation/lines/${lineOf('AUD2')}/dismiss`, { reason: 'kira ödemesi' }, token))
+        .status,
+    ).toBeLessThan(300);
+
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const entries = await audit(`from=${encodeURIComponent(since)}&limit=200`, token);
+    const recon = entries.filter((e) => String(e.type).startsWith('Statement'));
+    // One entry per action, not one per line, assessment and claim.
+    expect(recon.map((e) => e.type).sort()).toEqual([
+      'StatementImported',
+      'StatementLineDismissed',
+      'StatementLineMatched',
+    ]);
+    expect(recon.find((e) => e.type === 'StatementImported')!.after).toMatchObject({
+      fileName: 'ekstre-7-aralik.xml',
+      linesNew: 2,
+    });
+    const matched = recon.find((e) => e.type === 'StatementLineMatched')!;
+    expect(matched).toMatchObject({
+      username: 'admin',
+      transactionNumber: number,
+      statementLine: { bankReference: 'AUD1', amountKurus: '25000', bookedOn: day, fileName: 'ekstre-7-aralik.xml' },
+    });
+    expect(recon.find((e) => e.type === 'StatementLineDismissed')).toMatchObject({
+      username: 'admin',
+      after: { reason: 'kira ödemesi' },
+      statementLine: { bankReference: 'AUD2', amountKurus: '4200', fileName: 'ekstre-7-aralik.xml' },
+    });
+    // The parts are still there when asked for by type.
+    const parts = await audit('type=StatementLineImported', token);
+    expect(
+      parts.filter((e) => (e.statementLine as { fileName?: string } | null)?.fileName === 'ekstre-7-aralik.xml'),
+    ).toHaveLength(2);
   });
 });

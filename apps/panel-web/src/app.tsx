@@ -1,4 +1,3 @@
-import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import { lazy, Suspense } from 'react';
 import { Admin, CustomRoutes, Loading, Resource } from 'react-admin';
@@ -8,6 +7,7 @@ import { authProvider } from './auth/auth-provider';
 import { LoginPage } from './auth/login-page';
 import { TwoFactorSetup } from './auth/two-factor-setup';
 import { i18nProvider } from './i18n/i18n-provider';
+import { DepositsMenuIcon } from './layout/attention';
 import { PanelLayout } from './layout/panel-layout';
 import { resources as logResources, viewPermissions as logViewPermissions } from './resources/logs/index';
 import { resources as recordResources, viewPermissions as recordViewPermissions } from './resources/records/index';
@@ -65,7 +65,7 @@ export function App() {
             name="deposits"
             list={DepositQueue}
             show={TransactionShow}
-            icon={ArrowDownwardIcon}
+            icon={DepositsMenuIcon}
             options={{ label: 'tg.tx.deposits' }}
           />
         ) : null,

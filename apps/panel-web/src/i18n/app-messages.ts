@@ -74,6 +74,7 @@ export const appEn = {
         from: 'From',
         to: 'To',
         open: 'Open only',
+        all: 'All',
       },
       type: { deposit: 'Deposit', withdrawal: 'Withdrawal' },
       state: {
@@ -207,6 +208,7 @@ export const appTr: typeof appEn = {
         from: 'Başlangıç',
         to: 'Bitiş',
         open: 'Yalnızca açık olanlar',
+        all: 'Tümü',
       },
       type: { deposit: 'Yatırım', withdrawal: 'Çekim' },
       state: {

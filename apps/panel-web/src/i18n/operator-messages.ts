@@ -15,7 +15,8 @@ const en = {
       authentication_required: 'Please sign in again.',
       invalid_token: 'Your session has ended; please sign in again.',
       refresh_token_reused: 'Your session has ended; please sign in again.',
-      invalid_two_factor_code: 'The authentication code is wrong or has expired.',
+      invalid_two_factor_code:
+        'The authentication code is wrong, has expired or was just used (each code signs in once): wait for the next code in the app.',
       two_factor_code_used: 'This code was already used: you are signed in.',
       permission_denied: 'You do not have permission for this.',
       weak_password: 'The password is too weak.',
@@ -135,6 +136,7 @@ const en = {
     attention: {
       sound: 'Sound for new deposits',
       announced: '%{smart_count} new or reported deposits',
+      arrived: 'A deposit needs a look |||| %{smart_count} deposits need a look',
     },
     statement: {
       menu: 'Statements',
@@ -168,7 +170,8 @@ const tr: typeof en = {
       authentication_required: 'Lütfen yeniden giriş yapın.',
       invalid_token: 'Oturumunuz sona erdi, lütfen yeniden giriş yapın.',
       refresh_token_reused: 'Oturumunuz sona erdi, lütfen yeniden giriş yapın.',
-      invalid_two_factor_code: 'Doğrulama kodu hatalı ya da süresi geçmiş.',
+      invalid_two_factor_code:
+        'Doğrulama kodu hatalı, süresi geçmiş ya da az önce kullanılmış (her kod bir kez geçerlidir): uygulamadaki sonraki kodu bekleyin.',
       two_factor_code_used: 'Bu kod zaten kullanıldı: oturumunuz açıldı.',
       permission_denied: 'Bu işlem için yetkiniz yok.',
       weak_password: 'Parola çok zayıf.',
@@ -288,6 +291,7 @@ const tr: typeof en = {
     attention: {
       sound: 'Yeni yatırımlarda ses',
       announced: '%{smart_count} yeni ya da bildirilen yatırım',
+      arrived: '%{smart_count} yatırım bakılmayı bekliyor',
     },
     statement: {
       menu: 'Ekstreler',

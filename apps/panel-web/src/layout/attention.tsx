@@ -1,9 +1,10 @@
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
-import { IconButton, Tooltip } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { usePermissions, useTranslate } from 'react-admin';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import { Badge, IconButton, Tooltip } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useRef, useState } from 'react';
+import { useNotify, usePermissions, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import type { PanelCursorPage, PanelTransaction } from '@transfergate/contracts/panel';
 import { panelFetch } from '../api/http';
@@ -79,6 +80,8 @@ export function useDepositAttention(): { count: number; sound: boolean; toggleSo
   const { permissions } = usePermissions();
   const location = useLocation();
   const allowed = can(permissions, 'transactions.view');
+  const notify = useNotify();
+  const queryClient = useQueryClient();
   const known = useRef<Map<string, string> | null>(null);
   const [unseen, setUnseen] = useState<ReadonlySet<string>>(new Set());
   const [sound, setSound] = useState(() => localStorage.getItem(SOUND_KEY) === 'on');
@@ -111,7 +114,10 @@ export function useDepositAttention(): { count: number; sound: boolean; toggleSo
     if (fresh.length === 0) return;
     setUnseen((old) => new Set([...old, ...fresh]));
     if (soundRef.current) chime();
-  }, [data]);
+    // On the page too, not only in the tab: a snackbar, and the dashboard's counts at once.
+    notify('tg.attention.arrived', { type: 'info', messageArgs: { smart_count: fresh.length } });
+    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+  }, [data, notify, queryClient]);
 
   // Looking at the deposit queue (in a visible tab) is seeing them.
   const onQueue = /^\/deposits\/?$/.test(location.pathname);
@@ -150,10 +156,23 @@ export function useDepositAttention(): { count: number; sound: boolean; toggleSo
   return { count, sound, toggleSound };
 }
 
+type Attention = ReturnType<typeof useDepositAttention>;
+const AttentionContext = createContext<Attention>({ count: 0, sound: false, toggleSound: () => undefined });
+
+/** One watcher for the whole layout: the app bar and the menu's badge read the same count. */
+export function AttentionProvider({ children }: { children: React.ReactNode }) {
+  const attention = useDepositAttention();
+  return <AttentionContext.Provider value={attention}>{children}</AttentionContext.Provider>;
+}
+
+export function useAttention(): Attention {
+  return useContext(AttentionContext);
+}
+
 /** The app bar's part: the sound switch and a live region that reads the count out. */
 export function AttentionControls() {
   const translate = useTranslate();
-  const { count, sound, toggleSound } = useDepositAttention();
+  const { count, sound, toggleSound } = useAttention();
   return (
     <>
       <span
@@ -175,5 +194,21 @@ export function AttentionControls() {
         </IconButton>
       </Tooltip>
     </>
+  );
+}
+
+/** The deposits' menu icon with the count of deposits needing a look as a red badge. */
+export function DepositsMenuIcon() {
+  const { count } = useAttention();
+  return (
+    <Badge
+      badgeContent={count}
+      color="error"
+      max={99}
+      invisible={count === 0}
+      slotProps={{ badge: { 'data-testid': 'deposits-badge' } as Record<string, unknown> }}
+    >
+      <ArrowDownwardIcon />
+    </Badge>
   );
 }

@@ -62,7 +62,31 @@ export interface AuditEntry {
   changes: string[] | null;
   /** Transaction events: the transaction's number, so the log can say which one. */
   transactionNumber: number | null;
+  /**
+   * Reconciliation events about one bank line: the line as operators find it on the bank's
+   * statement (reference, amount, day) and the file it came in, so the log can name them.
+   */
+  statementLine: AuditStatementLine | null;
 }
+
+export interface AuditStatementLine {
+  bankReference: string | null;
+  amountKurus: string;
+  bookedOn: string;
+  fileName: string | null;
+}
+
+/**
+ * Events that are parts of one reconciliation action (each line of an import, its assessment, the
+ * claims a match or dismissal takes): the action's own event says it all, so the log leaves these
+ * out unless they are asked for by type.
+ */
+export const AUDIT_COMPANION_TYPES: readonly string[] = [
+  'StatementLineImported',
+  'StatementLineAssessed',
+  'StatementLineClaimed',
+  'StatementMatchClaimed',
+];
 
 export interface AuditPage {
   items: AuditEntry[];

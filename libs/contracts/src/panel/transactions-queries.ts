@@ -73,6 +73,17 @@ export interface PanelTransactionFound {
   view: TransactionView;
   /** The whole stream, oldest first (only when asked for). */
   history?: PanelTransactionHistoryEvent[];
+  /** With the history: the bank statement line matched to this transaction, if any. */
+  paidBy?: PanelPaidByLine;
+}
+
+/** The bank statement line that paid a deposit (or paid out a withdrawal), as the panel links to it. */
+export interface PanelPaidByLine {
+  lineId: string;
+  bankAccountId: string;
+  bankReference: string | null;
+  amountKurus: string;
+  bookedOn: string;
 }
 
 /**

@@ -209,6 +209,16 @@ export type PanelTransactionEvent = z.infer<typeof PanelTransactionEventSchema>;
 
 export const PanelTransactionDetailSchema = PanelTransactionSchema.extend({
   history: z.array(PanelTransactionEventSchema),
+  /** The bank statement line matched to it (reconciliation), when there is one. */
+  paidBy: z
+    .object({
+      lineId: z.string(),
+      bankAccountId: z.string(),
+      bankReference: z.string().nullable(),
+      amount: z.number(),
+      bookedOn: z.string(),
+    })
+    .optional(),
 });
 export type PanelTransactionDetail = z.infer<typeof PanelTransactionDetailSchema>;
 

@@ -51,6 +51,17 @@ export class ImportStatementCommand extends Command<StatementImportReport> {
   }
 }
 
+/**
+ * What the queue shows of a candidate beside its `TG-<number>`: the transaction as it stands now (the
+ * candidate itself is the matcher's view at import time), so an operator sees whose it is, for how
+ * much, and whether it was approved already (then matching only links the line to it).
+ */
+export interface CandidateTransaction {
+  customerName: string;
+  amountKurus: string;
+  state: string;
+}
+
 export interface StatementLineView {
   lineId: string;
   bankAccountId: string;
@@ -65,7 +76,7 @@ export interface StatementLineView {
   counterpartyIban?: string;
   state: 'queued' | 'matched' | 'dismissed';
   differences: LineDifference[];
-  candidates: MatchCandidate[];
+  candidates: Array<MatchCandidate & { transaction?: CandidateTransaction }>;
   transactionId?: string;
   number?: number;
   decision?: string;

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { isDeepStrictEqual } from 'node:util';
 import {
+  AUDIT_COMPANION_TYPES,
   AUDIT_REDACTED,
   AUDIT_SECRET_FIELDS,
   AuditLogQuery,
@@ -49,6 +50,10 @@ interface AuditRow {
   before_data: unknown;
   username: string | null;
   transaction_number: string | null;
+  line_reference: string | null;
+  line_amount: string | null;
+  line_booked_on: string | null;
+  line_file_name: string | null;
 }
 
 /** Replaces every secret field (at any depth) by AUDIT_REDACTED. */
@@ -92,6 +97,10 @@ export class AuditLogHandler implements IQueryHandler<AuditLogQuery, AuditPage> 
       where.push(
         `e.type in (select jsonb_array_elements_text(${param(JSON.stringify(filters.type.split(',')))}::jsonb))`,
       );
+    else
+      where.push(
+        `e.type not in (select jsonb_array_elements_text(${param(JSON.stringify(AUDIT_COMPANION_TYPES))}::jsonb))`,
+      );
     if (filters.from) where.push(`e.created_at >= ${param(instant(filters.from))}::timestamptz`);
     if (filters.to) where.push(`e.created_at < ${param(instant(filters.to))}::timestamptz`);
     if (filters.cursor) {
@@ -105,7 +114,9 @@ export class AuditLogHandler implements IQueryHandler<AuditLogQuery, AuditPage> 
     const { rows } = await this.db.query<AuditRow>(
       `select e.xid::text as xid, e.seq::text as seq, e.type, e.stream_id, e.stream_version, e.data, e.metadata,
               to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
-              p.data as before_data, o.username, t.number::text as transaction_number
+              p.data as before_data, o.username, t.number::text as transaction_number,
+              l.record->>'bankReference' as line_reference, l.amount_kurus::text as line_amount,
+              to_char(l.booked_on, 'YYYY-MM-DD') as line_booked_on, i.record->>'fileName' as line_file_name
        from es_events e
        left join es_events p
          on e.type in (select jsonb_array_elements_text($2::jsonb)) and p.stream_id = e.stream_id and p.stream_version = e.stream_version - 1
@@ -117,6 +128,11 @@ export class AuditLogHandler implements IQueryHandler<AuditLogQuery, AuditPage> 
            when e.data->>'transactionId' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
              then (e.data->>'transactionId')::uuid
          end)
+       -- reconciliation events about a bank line: the line and the file it came in
+       left join rm_statement_lines l
+         on e.data->>'lineId' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+           and l.line_id = (e.data->>'lineId')::uuid
+       left join rm_statement_imports i on i.import_id = (l.record->>'importId')::uuid
        where ${where.join(' and ')}
        order by e.xid desc, e.seq desc
        limit ${param(limit + 1)}`,
@@ -155,5 +171,14 @@ function toEntry(row: AuditRow): AuditEntry {
     after: redactSecrets(after) as Record<string, unknown>,
     changes,
     transactionNumber: row.transaction_number === null ? null : Number(row.transaction_number),
+    statementLine:
+      row.line_amount === null
+        ? null
+        : {
+            bankReference: row.line_reference,
+            amountKurus: row.line_amount,
+            bookedOn: row.line_booked_on ?? '',
+            fileName: row.line_file_name,
+          },
   };
 }

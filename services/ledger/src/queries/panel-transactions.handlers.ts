@@ -7,6 +7,7 @@ import {
   ListPanelTransactionsQuery,
   STREAMS,
   type CustomerRef,
+  type PanelPaidByLine,
   type PanelProviderRef,
   type PanelTransactionFound,
   type PanelTransactionHistoryEvent,
@@ -205,7 +206,36 @@ export class FindPanelTransactionHandler implements IQueryHandler<
       aggregate.view.type === 'deposit'
         ? { ...aggregate.view, feeKurus: await this.commissionWithheld(transactionId) }
         : aggregate.view;
-    return { view, ...(withHistory ? { history: await this.withActorNames(events.map(historyOf)) } : {}) };
+    if (!withHistory) return { view };
+    const paidBy = await this.paidBy(transactionId);
+    return { view, history: await this.withActorNames(events.map(historyOf)), ...(paidBy ? { paidBy } : {}) };
+  }
+
+  /** The statement line matched to the transaction (at most one: the match claims the transaction). */
+  private async paidBy(transactionId: string): Promise<PanelPaidByLine | undefined> {
+    const { rows } = await this.db.query<{
+      line_id: string;
+      bank_account_id: string;
+      reference: string | null;
+      amount: string;
+      booked_on: string;
+    }>(
+      `select l.line_id::text, l.bank_account_id, l.record->>'bankReference' as reference,
+              l.amount_kurus::text as amount, to_char(l.booked_on, 'YYYY-MM-DD') as booked_on
+       from rm_statement_line_status s join rm_statement_lines l on l.line_id = s.line_id
+       where s.transaction_id = $1::uuid and s.state = 'matched' limit 1`,
+      [transactionId],
+    );
+    const row = rows[0];
+    return row
+      ? {
+          lineId: row.line_id,
+          bankAccountId: row.bank_account_id,
+          bankReference: row.reference,
+          amountKurus: row.amount,
+          bookedOn: row.booked_on,
+        }
+      : undefined;
   }
 
   /** Operator usernames next to their ids (an operator renamed later shows the current name). */

@@ -24,6 +24,7 @@ import { Inject } from '@nestjs/common';
 import { SQL_DATABASE, WrongExpectedVersionError, type SqlDatabase } from '@transfergate/event-store';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { LineDecisions } from './line-decisions.service.js';
+import { withCandidateTransactions } from './candidate-transactions.js';
 import { ReconciliationStore, summaryOf } from './reconciliation-store.js';
 
 @CommandHandler(MatchStatementLineCommand)
@@ -93,19 +94,27 @@ export class ConfigureReconciliationHandler implements ICommandHandler<Configure
 
 @QueryHandler(ListStatementLinesQuery)
 export class ListStatementLinesHandler implements IQueryHandler<ListStatementLinesQuery, ReconciliationQueuePage> {
-  constructor(private readonly store: ReconciliationStore) {}
+  constructor(
+    private readonly store: ReconciliationStore,
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+  ) {}
 
-  execute({ filter }: ListStatementLinesQuery): Promise<ReconciliationQueuePage> {
-    return this.store.lines(filter);
+  async execute({ filter }: ListStatementLinesQuery): Promise<ReconciliationQueuePage> {
+    const page = await this.store.lines(filter);
+    return { ...page, items: await withCandidateTransactions(this.db, page.items) };
   }
 }
 
 @QueryHandler(GetStatementLineQuery)
 export class GetStatementLineHandler implements IQueryHandler<GetStatementLineQuery, StatementLineView | null> {
-  constructor(private readonly store: ReconciliationStore) {}
+  constructor(
+    private readonly store: ReconciliationStore,
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+  ) {}
 
   async execute({ lineId }: GetStatementLineQuery): Promise<StatementLineView | null> {
-    return (await this.store.line(lineId)) ?? null;
+    const line = await this.store.line(lineId);
+    return line ? ((await withCandidateTransactions(this.db, [line]))[0] ?? null) : null;
   }
 }
 

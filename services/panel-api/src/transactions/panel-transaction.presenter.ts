@@ -63,5 +63,15 @@ export function toPanelTransactionDetail(found: PanelTransactionFound): PanelTra
     ...event,
     data: Object.fromEntries(Object.entries(event.data).filter(([field]) => !HIDDEN_EVENT_FIELDS.has(field))),
   }));
-  return { ...toPanelTransaction(found.view), history };
+  const paid = found.paidBy;
+  const paidBy = paid
+    ? {
+        lineId: paid.lineId,
+        bankAccountId: paid.bankAccountId,
+        bankReference: paid.bankReference,
+        amount: tryOf(paid.amountKurus),
+        bookedOn: paid.bookedOn,
+      }
+    : undefined;
+  return { ...toPanelTransaction(found.view), history, ...(paidBy ? { paidBy } : {}) };
 }

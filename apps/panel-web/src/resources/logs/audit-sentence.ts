@@ -31,7 +31,38 @@ export const AUDIT_TYPES = [
   'WithdrawalRequested',
   ...Object.keys(CONFIG_KINDS),
   'ProviderSecretRevealed',
+  'StatementImported',
+  'StatementLineMatched',
+  'StatementLineDismissed',
+  'ReconciliationSettingsConfigured',
 ] as const;
+
+/** Statement formats as operators know them (the reconciliation screen's names). */
+const FORMAT_NAMES: Record<string, string> = {
+  camt053: 'camt.053',
+  camt052: 'camt.052',
+  mt940: 'MT940',
+  csv: 'CSV',
+  xlsx: 'Excel',
+};
+
+/** `2026-12-07` as the UI language writes a day. */
+function day(text: string): string {
+  const [y, m, d] = text.split('-');
+  return y && m && d ? `${d}.${m}.${y}` : text;
+}
+
+/** A bank line as operators find it on the statement: reference, amount, day and the file it came in. */
+function statementLine(entry: AuditEntry, translate: Translate): string {
+  const line = entry.statementLine;
+  if (!line) return '?';
+  return translate('logs.audit.sentences.statement_line', {
+    reference: line.bankReference ?? '—',
+    amount: formatTry(BigInt(line.amountKurus)),
+    day: day(line.bookedOn),
+    file: line.fileName ?? '—',
+  });
+}
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const kurus = (value: unknown) => (typeof value === 'string' && /^-?\d+$/.test(value) ? BigInt(value) : undefined);
@@ -107,6 +138,37 @@ export function auditSentence(entry: AuditEntry, translate: Translate, operatorN
       return translate('logs.audit.sentences.claimed', { who });
     case 'ProviderSecretRevealed':
       return translate(key, { who, apiKey: text(after.apiKey) ?? '' });
+    case 'StatementImported':
+      return translate(key, {
+        who,
+        file: text(after.fileName) ?? '—',
+        format: FORMAT_NAMES[text(after.format) ?? ''] ?? text(after.format) ?? '?',
+        lines: after.linesInFile ?? '?',
+        fresh: after.linesNew ?? '?',
+        known: after.linesAlreadyImported ?? '?',
+      });
+    case 'StatementLineMatched': {
+      const decision = after.mode === 'auto' ? 'auto' : (text(after.decision) ?? 'approve');
+      const requested = kurus(after.requestedAmountKurus);
+      return translate(`${key}_${decision}`, {
+        who,
+        number: entry.transactionNumber ?? after.number ?? '?',
+        line: statementLine(entry, translate),
+        requested: requested === undefined ? '?' : formatTry(requested),
+      });
+    }
+    case 'StatementLineDismissed':
+      return translate(key, { who, line: statementLine(entry, translate), reason: text(after.reason) ?? '' });
+    case 'StatementLineImported':
+    case 'StatementLineAssessed':
+    case 'StatementLineClaimed':
+    case 'StatementMatchClaimed':
+      return translate(key, { who, number, line: statementLine(entry, translate) });
+    case 'ReconciliationSettingsConfigured':
+      return translate(`${key}_${after.autoApprove ? 'on' : 'off'}`, {
+        who,
+        infrastructure: text(after.infrastructureId) ?? '?',
+      });
     default:
       break;
   }

@@ -72,8 +72,9 @@ function auditFilters(canListOperators: boolean, translate: (key: string) => str
 /** Which record an entry is about, as operators name it: `#12` for a transaction, else its name. */
 function recordLabel(entry: AuditEntry): string {
   if (entry.transactionNumber !== null) return `#${entry.transactionNumber}`;
+  if (entry.statementLine?.bankReference) return entry.statementLine.bankReference;
   const after = entry.after ?? {};
-  for (const field of ['name', 'username', 'iban', 'slug']) {
+  for (const field of ['name', 'username', 'iban', 'slug', 'fileName']) {
     if (typeof after[field] === 'string') return after[field] as string;
   }
   return '—';

@@ -137,6 +137,10 @@ export const en = {
         RoleConfigured: 'Role change',
         ApiSettingsConfigured: 'API settings change',
         ProviderSecretRevealed: 'API secret shown',
+        StatementImported: 'Bank statement import',
+        StatementLineMatched: 'Bank line matched',
+        StatementLineDismissed: 'Bank line ignored',
+        ReconciliationSettingsConfigured: 'Automatic approval setting',
       },
       sentences: {
         OperatorSignedIn: '%{who} signed in',
@@ -157,6 +161,22 @@ export const en = {
         other: '%{who} made a change',
         ledger: 'Balance movement of transaction #%{number} (%{who})',
         claimed: 'An API key or operation id was reserved (%{who})',
+        StatementImported:
+          '%{who} imported the bank statement file “%{file}” (%{format}): %{lines} lines, %{fresh} new, %{known} imported before',
+        StatementLineMatched_approve: '%{who} matched bank line %{line} to deposit #%{number} and approved it',
+        StatementLineMatched_approve_received:
+          '%{who} matched bank line %{line} to deposit #%{number} and approved it at the received amount (asked %{requested})',
+        StatementLineMatched_link: '%{who} linked bank line %{line} to deposit #%{number}, approved before',
+        StatementLineMatched_auto: 'Bank line %{line} matched deposit #%{number} by itself on import',
+        StatementLineDismissed: '%{who} ignored bank line %{line}: %{reason}',
+        StatementLineImported: 'Bank line %{line} was read from the file',
+        StatementLineAssessed: 'Bank line %{line} was compared with the open deposits',
+        StatementLineClaimed: 'Bank line %{line} was taken for a decision (%{who})',
+        StatementMatchClaimed: 'Deposit #%{number} was reserved for bank line %{line} (%{who})',
+        ReconciliationSettingsConfigured_on: '%{who} turned automatic approval on for infrastructure %{infrastructure}',
+        ReconciliationSettingsConfigured_off:
+          '%{who} turned automatic approval off for infrastructure %{infrastructure}',
+        statement_line: '%{reference} (%{amount}, %{day}, file “%{file}”)',
       },
       field_names: {
         active: 'active',
@@ -317,6 +337,10 @@ export const tr: typeof en = {
         RoleConfigured: 'Rol değişikliği',
         ApiSettingsConfigured: 'API ayarı değişikliği',
         ProviderSecretRevealed: 'API gizli anahtarı gösterildi',
+        StatementImported: 'Banka ekstresi yükleme',
+        StatementLineMatched: 'Banka satırı eşleştirme',
+        StatementLineDismissed: 'Banka satırı yok sayma',
+        ReconciliationSettingsConfigured: 'Otomatik onay ayarı',
       },
       sentences: {
         OperatorSignedIn: '%{who} giriş yaptı',
@@ -337,6 +361,23 @@ export const tr: typeof en = {
         other: '%{who} bir değişiklik yaptı',
         ledger: '#%{number} numaralı işlemin bakiye hareketi (%{who})',
         claimed: 'Bir API anahtarı ya da işlem kimliği ayrıldı (%{who})',
+        StatementImported:
+          '%{who}, “%{file}” banka ekstresi dosyasını yükledi (%{format}): %{lines} satır, %{fresh} yeni, %{known} daha önce yüklenmiş',
+        StatementLineMatched_approve:
+          '%{who}, %{line} banka satırını #%{number} numaralı yatırımla eşleştirip onayladı',
+        StatementLineMatched_approve_received:
+          '%{who}, %{line} banka satırını #%{number} numaralı yatırımla eşleştirip gelen tutarla onayladı (istenen %{requested})',
+        StatementLineMatched_link:
+          '%{who}, %{line} banka satırını önceden onaylanmış #%{number} numaralı yatırıma bağladı',
+        StatementLineMatched_auto: '%{line} banka satırı yüklemede #%{number} numaralı yatırımla kendiliğinden eşleşti',
+        StatementLineDismissed: '%{who}, %{line} banka satırını yok saydı: %{reason}',
+        StatementLineImported: '%{line} banka satırı dosyadan okundu',
+        StatementLineAssessed: '%{line} banka satırı açık yatırımlarla karşılaştırıldı',
+        StatementLineClaimed: '%{line} banka satırı karar için ayrıldı (%{who})',
+        StatementMatchClaimed: '#%{number} numaralı yatırım %{line} banka satırı için ayrıldı (%{who})',
+        ReconciliationSettingsConfigured_on: '%{who}, %{infrastructure} altyapısı için otomatik onayı açtı',
+        ReconciliationSettingsConfigured_off: '%{who}, %{infrastructure} altyapısı için otomatik onayı kapattı',
+        statement_line: '%{reference} (%{amount}, %{day}, “%{file}” dosyası)',
       },
       field_names: {
         active: 'aktif',

@@ -7,20 +7,19 @@ import {
   Chip,
   MenuItem,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
   TextField as MuiTextField,
   Typography,
 } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { Title, useNotify, usePermissions, useTranslate } from 'react-admin';
+import { useLocation } from 'react-router-dom';
 import { panelFetch } from '../../api/http';
 import { readSession } from '../../api/session';
 import { can } from '../../auth/auth-provider';
 import { formatTry } from '../../format/money';
+import { formatDateTime } from '../../format/time';
+import { matchReasonParts, STATEMENT_FORMAT_CODES, STATEMENT_LAYOUT_CODES } from './match-reasons';
+import { DISMISS_PRESETS } from './messages';
 
 /** A statement line as GET /panel/reconciliation/lines answers it (amounts in kuruş, as strings). */
 export interface StatementLine {
@@ -34,6 +33,8 @@ export interface StatementLine {
   description: string;
   counterpartyName?: string;
   state: 'queued' | 'matched' | 'dismissed';
+  /** A matched line: the transaction it paid. */
+  number?: number;
   differences: string[];
   candidates: Array<{
     transactionId: string;
@@ -42,6 +43,8 @@ export interface StatementLine {
     reasons: string[];
     differences: string[];
     strong: boolean;
+    /** The deposit as it stands now: whose it is, for how much, and its state. */
+    transaction?: { customerName: string; amountKurus: string; state: string };
   }>;
 }
 
@@ -51,8 +54,23 @@ interface BankAccount {
   iban: string;
 }
 
-const FORMATS = ['camt053', 'camt052', 'mt940', 'csv', 'xlsx'] as const;
-const PRESETS = ['garanti-bbva', 'is-bankasi'] as const;
+const FORMATS = STATEMENT_FORMAT_CODES;
+const PRESETS = STATEMENT_LAYOUT_CODES;
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** A matcher's reason in the operator's language (see match-reasons.ts). */
+export function reasonText(reason: string, translate: Translate): string {
+  const parts = matchReasonParts(reason);
+  const difference = parts.difference
+    ? `${parts.difference.startsWith('-') ? '-' : '+'}${formatTry(parts.difference.replace(/^[+-]/, ''))}`
+    : undefined;
+  return translate(`recon.reason_code.${parts.code}`, {
+    number: parts.number,
+    minutes: parts.minutes,
+    difference,
+    text: parts.text,
+  });
+}
 
 /**
  * Reconciliation: import a receiving account's bank statement, then work the queue of credit lines
@@ -66,6 +84,16 @@ export function ReconciliationPage() {
   const [accountId, setAccountId] = useState('');
   const [lines, setLines] = useState<StatementLine[]>([]);
   const [total, setTotal] = useState(0);
+  // Opened from a deposit's history: the bank line that paid it, shown first.
+  const shownLineId = new URLSearchParams(useLocation().search).get('line');
+  const [shownLine, setShownLine] = useState<StatementLine | null>(null);
+  useEffect(() => {
+    if (!shownLineId) return setShownLine(null);
+    void panelFetch<StatementLine>(`/panel/reconciliation/lines/${encodeURIComponent(shownLineId)}`).then(
+      setShownLine,
+      () => setShownLine(null),
+    );
+  }, [shownLineId]);
 
   useEffect(() => {
     void panelFetch<{ items?: BankAccount[] } | BankAccount[]>('/panel/bank-accounts').then((answer) => {
@@ -91,6 +119,15 @@ export function ReconciliationPage() {
   return (
     <Box sx={{ mt: 2 }}>
       <Title title="recon.title" />
+      {shownLine ? (
+        <Box sx={{ mb: 2 }} data-testid="recon-line-shown">
+          <Typography variant="h6" sx={{ mb: 1 }}>
+            {translate('recon.line_shown')}
+            {shownLine.number ? ` · TG-${shownLine.number}` : ''}
+          </Typography>
+          <LineCard line={shownLine} mayDecide={false} onDecided={reload} />
+        </Box>
+      ) : null}
       <Card sx={{ mb: 2 }}>
         <CardContent>
           <MuiTextField
@@ -99,7 +136,7 @@ export function ReconciliationPage() {
             label={translate('recon.account')}
             value={accountId}
             onChange={(event) => setAccountId(event.target.value)}
-            sx={{ minWidth: 360 }}
+            sx={{ width: { xs: '100%', sm: 'auto' }, minWidth: { xs: 0, sm: 360 }, maxWidth: '100%' }}
             slotProps={{ htmlInput: { 'data-testid': 'recon-account' } }}
           >
             {accounts.map((a) => (
@@ -175,7 +212,7 @@ function SummaryCard({ accountId, version }: { accountId: string; version: numbe
   return (
     <Card sx={{ mb: 2 }} data-testid="recon-summary">
       <CardContent>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+        <Stack direction="row" sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap', gap: 2 }}>
           <MuiTextField
             type="date"
             size="small"
@@ -254,7 +291,7 @@ function ImportCard({ accountId, onImported }: { accountId: string; onImported: 
         <Typography variant="h6" sx={{ mb: 1 }}>
           {translate('recon.import')}
         </Typography>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 2 }}>
           <MuiTextField
             select
             size="small"
@@ -265,7 +302,7 @@ function ImportCard({ accountId, onImported }: { accountId: string; onImported: 
           >
             {FORMATS.map((f) => (
               <MenuItem key={f} value={f}>
-                {f}
+                {translate(`recon.formats.${f}`)}
               </MenuItem>
             ))}
           </MuiTextField>
@@ -279,7 +316,7 @@ function ImportCard({ accountId, onImported }: { accountId: string; onImported: 
             >
               {PRESETS.map((p) => (
                 <MenuItem key={p} value={p}>
-                  {p}
+                  {translate(`recon.layouts.${p}`)}
                 </MenuItem>
               ))}
             </MuiTextField>
@@ -289,6 +326,7 @@ function ImportCard({ accountId, onImported }: { accountId: string; onImported: 
             data-testid="recon-file"
             onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             aria-label={translate('recon.file')}
+            style={{ maxWidth: '100%' }}
           />
           <Button variant="contained" disabled={!file || busy} onClick={() => void upload()} data-testid="recon-upload">
             {translate('recon.upload')}
@@ -356,11 +394,10 @@ function LineCard({
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
           <Box sx={{ flex: 1 }}>
             <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-              {formatTry(BigInt(line.amountKurus))} ·{' '}
-              {line.bookedAt ? new Date(line.bookedAt).toLocaleString() : line.bookedOn}
+              {formatTry(BigInt(line.amountKurus))} · {line.bookedAt ? formatDateTime(line.bookedAt) : line.bookedOn}
             </Typography>
             <Typography variant="body2">{line.counterpartyName ?? '—'}</Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
               {line.description}
             </Typography>
             <Typography variant="caption" color="text.secondary">
@@ -372,97 +409,154 @@ function LineCard({
               ))}
             </Box>
             {mayDecide ? (
-              <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
-                <MuiTextField
-                  size="small"
-                  label={translate('recon.reason')}
-                  value={reason}
-                  onChange={(e) => setReason(e.target.value)}
-                  slotProps={{ htmlInput: { 'data-testid': 'recon-reason' } }}
-                />
-                <Button
-                  variant="outlined"
-                  color="warning"
-                  disabled={busy || !reason.trim()}
-                  onClick={() => void act('dismiss', { reason })}
-                  data-testid="recon-dismiss"
-                >
-                  {translate('recon.dismiss')}
-                </Button>
-              </Stack>
+              <Box sx={{ mt: 2 }}>
+                <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }}>
+                  {DISMISS_PRESETS.map((preset) => {
+                    const text = translate(`recon.dismiss_presets.${preset}`);
+                    return (
+                      <Chip
+                        key={preset}
+                        size="small"
+                        variant={reason === text ? 'filled' : 'outlined'}
+                        label={text}
+                        onClick={() => setReason(text)}
+                        data-testid="recon-reason-preset"
+                        data-preset={preset}
+                      />
+                    );
+                  })}
+                </Stack>
+                <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+                  <MuiTextField
+                    size="small"
+                    label={translate('recon.reason')}
+                    value={reason}
+                    onChange={(e) => setReason(e.target.value)}
+                    sx={{ flex: '1 1 200px' }}
+                    slotProps={{ htmlInput: { 'data-testid': 'recon-reason', maxLength: 500 } }}
+                  />
+                  <Button
+                    variant="outlined"
+                    color="warning"
+                    disabled={busy || !reason.trim()}
+                    onClick={() => void act('dismiss', { reason })}
+                    data-testid="recon-dismiss"
+                  >
+                    {translate('recon.dismiss')}
+                  </Button>
+                </Stack>
+              </Box>
             ) : null}
           </Box>
           <Box sx={{ flex: 2 }}>
             {line.candidates.length === 0 ? (
               <Typography variant="body2">{translate('recon.no_candidates')}</Typography>
             ) : (
-              <Table size="small">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{translate('recon.deposit')}</TableCell>
-                    <TableCell>{translate('recon.score')}</TableCell>
-                    <TableCell>{translate('recon.reasons')}</TableCell>
-                    <TableCell />
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {line.candidates.map((c) => (
-                    <TableRow key={c.transactionId} data-testid="recon-candidate" data-number={c.number}>
-                      <TableCell>
-                        TG-{c.number}
-                        {c.strong ? (
-                          <Chip size="small" color="success" label={translate('recon.strong')} sx={{ ml: 1 }} />
-                        ) : null}
-                      </TableCell>
-                      <TableCell>{c.score}</TableCell>
-                      <TableCell>
-                        {c.reasons.join(' · ')}
-                        {c.differences.map((d) => (
-                          <Chip
-                            key={d}
-                            size="small"
-                            color="warning"
-                            label={translate(`recon.difference.${d}`)}
-                            sx={{ ml: 1 }}
-                          />
-                        ))}
-                      </TableCell>
-                      <TableCell>
-                        {mayDecide ? (
-                          <Stack direction="row" spacing={1}>
-                            <Button
-                              size="small"
-                              variant="contained"
-                              disabled={busy}
-                              onClick={() => void act('match', { transactionId: c.transactionId, amount: 'requested' })}
-                              data-testid="recon-match"
-                            >
-                              {translate('recon.match')}
-                            </Button>
-                            {c.differences.includes('paid_less') || c.differences.includes('paid_more') ? (
-                              <Button
-                                size="small"
-                                variant="outlined"
-                                disabled={busy}
-                                onClick={() =>
-                                  void act('match', { transactionId: c.transactionId, amount: 'received' })
-                                }
-                                data-testid="recon-match-received"
-                              >
-                                {translate('recon.match_received')}
-                              </Button>
-                            ) : null}
-                          </Stack>
-                        ) : null}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              <Stack spacing={1} aria-label={translate('recon.deposit')}>
+                {line.candidates.map((c) => (
+                  <CandidateRow
+                    key={c.transactionId}
+                    candidate={c}
+                    mayDecide={mayDecide}
+                    busy={busy}
+                    onMatch={(amount) => void act('match', { transactionId: c.transactionId, amount })}
+                  />
+                ))}
+              </Stack>
             )}
           </Box>
         </Stack>
       </CardContent>
     </Card>
+  );
+}
+
+/**
+ * One candidate deposit: its reference with whose it is, for how much and its state, why the
+ * matcher proposed it (in the operator's language), and the decision buttons. An approved deposit
+ * is only linked to the line ("Link"); an open one is matched and approved.
+ */
+function CandidateRow({
+  candidate: c,
+  mayDecide,
+  busy,
+  onMatch,
+}: {
+  candidate: StatementLine['candidates'][number];
+  mayDecide: boolean;
+  busy: boolean;
+  onMatch: (amount: 'requested' | 'received') => void;
+}) {
+  const translate = useTranslate();
+  const approved = c.transaction?.state === 'approved';
+  return (
+    <Box
+      data-testid="recon-candidate"
+      data-number={c.number}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}
+    >
+      <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 1, rowGap: 0.5 }}>
+        <Typography component="span" sx={{ fontWeight: 600 }}>
+          TG-{c.number}
+        </Typography>
+        {c.strong ? <Chip size="small" color="success" label={translate('recon.strong')} /> : null}
+        {c.transaction ? (
+          <Typography component="span" variant="body2" data-testid="recon-candidate-deposit">
+            {c.transaction.customerName} · {formatTry(BigInt(c.transaction.amountKurus))} ·{' '}
+            {translate(`tg.tx.state.${c.transaction.state}`, { _: c.transaction.state })}
+          </Typography>
+        ) : null}
+        <Typography component="span" variant="caption" color="text.secondary">
+          {translate('recon.score_value', { score: c.score })}
+        </Typography>
+      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }} data-testid="recon-reasons">
+        {c.reasons.map((r) => reasonText(r, translate)).join(' · ')}
+      </Typography>
+      {c.differences.length > 0 ? (
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 0.5 }}>
+          {c.differences.map((d) => (
+            <Chip key={d} size="small" color="warning" label={translate(`recon.difference.${d}`)} />
+          ))}
+        </Stack>
+      ) : null}
+      {mayDecide ? (
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mt: 1 }}>
+          {approved ? (
+            <Button
+              size="small"
+              variant="contained"
+              disabled={busy}
+              onClick={() => onMatch('requested')}
+              title={translate('recon.link_hint')}
+              data-testid="recon-link"
+            >
+              {translate('recon.link')}
+            </Button>
+          ) : (
+            <Button
+              size="small"
+              variant="contained"
+              disabled={busy}
+              onClick={() => onMatch('requested')}
+              data-testid="recon-match"
+            >
+              {translate('recon.match')}
+            </Button>
+          )}
+          {!approved && (c.differences.includes('paid_less') || c.differences.includes('paid_more')) ? (
+            <Button
+              size="small"
+              variant="outlined"
+              disabled={busy}
+              onClick={() => onMatch('received')}
+              data-testid="recon-match-received"
+            >
+              {translate('recon.match_received')}
+            </Button>
+          ) : null}
+        </Stack>
+      ) : null}
+    </Box>
   );
 }

@@ -1,22 +1,39 @@
 import SettingsIcon from '@mui/icons-material/Settings';
-import { Alert, Box } from '@mui/material';
+import { Alert, Box, Typography } from '@mui/material';
 import {
   BooleanInput,
   Edit,
   Labeled,
   NumberInput,
   SimpleForm,
-  TextField,
   TextInput,
   maxValue,
   minValue,
   required,
   useRecordContext,
+  useTranslate,
   type DataProvider,
 } from 'react-admin';
 import type { PanelApiSettings, PanelApiSettingsUpdateResponse } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
+import { useRecordName } from '../transactions/record-names';
 import { DateTimeField } from './shared/fields';
+
+const OPERATOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Who changed the settings last: an operator by name, a source (`bootstrap`) in words, never an id. */
+function UpdatedBy() {
+  const record = useRecordContext<{ updatedBy?: string | null }>();
+  const translate = useTranslate();
+  const operatorName = useRecordName('operator');
+  const by = record?.updatedBy;
+  const shown = !by ? '—' : OPERATOR_ID.test(by) ? (operatorName(by) ?? by) : translate(`tg.sources.${by}`, { _: by });
+  return (
+    <Typography variant="body2" data-testid="settings-updated-by">
+      {shown}
+    </Typography>
+  );
+}
 import { RecordFormToolbar } from './shared/toolbars';
 
 /** One record (id "api"): /panel/settings/api is a singleton. */
@@ -111,7 +128,7 @@ export function ApiSettingsPage() {
             <DateTimeField source="updatedAt" />
           </Labeled>
           <Labeled label="resources.api-settings.fields.updatedBy">
-            <TextField source="updatedBy" emptyText="—" />
+            <UpdatedBy />
           </Labeled>
         </Box>
         <BooleanInput source="testAuthEnabled" helperText="records.settings.test_auth_help" />

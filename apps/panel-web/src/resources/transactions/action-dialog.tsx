@@ -10,6 +10,8 @@ import {
   DialogContentText,
   DialogTitle,
   TextField,
+  useMediaQuery,
+  type Theme,
 } from '@mui/material';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
@@ -47,6 +49,8 @@ export function ActionDialog(props: {
   onClose: () => void;
 }) {
   const translate = useTranslate();
+  // On a phone the dialog takes the whole screen: the checks and "Approve" stay within reach.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const titleId = useId();
   const summaryId = useId();
   const inputId = useId();
@@ -67,6 +71,7 @@ export function ActionDialog(props: {
       aria-describedby={summaryId}
       maxWidth="sm"
       fullWidth
+      fullScreen={phone}
       slotProps={{
         transition: {
           onExited: () => {

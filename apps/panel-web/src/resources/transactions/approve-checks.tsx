@@ -23,7 +23,12 @@ export function IbanWithCopy({ iban }: { iban: string }) {
   const compact = iban.replace(/\s+/g, '').toUpperCase();
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-      <Box component="span" data-testid="iban" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+      {/* One line where there is room; on a phone it wraps between groups of four. */}
+      <Box
+        component="span"
+        data-testid="iban"
+        sx={{ fontFamily: 'monospace', whiteSpace: { xs: 'normal', sm: 'nowrap' } }}
+      >
         {groupIban(compact)}
       </Box>
       <Tooltip title={translate('tg.check.copy')}>
@@ -84,10 +89,23 @@ export function ApproveChecks({ record }: { record: PanelTransaction }) {
         <TableBody>
           {rows.map(([label, value]) => (
             <TableRow key={label}>
-              <TableCell component="th" scope="row" sx={{ color: 'text.secondary', width: '40%' }}>
+              {/* On a phone the label stands above its value: both get the dialog's whole width. */}
+              <TableCell
+                component="th"
+                scope="row"
+                sx={{
+                  color: 'text.secondary',
+                  width: { sm: '40%' },
+                  display: { xs: 'block', sm: 'table-cell' },
+                  borderBottom: { xs: 'none', sm: undefined },
+                  pb: { xs: 0, sm: undefined },
+                }}
+              >
                 {translate(label)}
               </TableCell>
-              <TableCell>{value}</TableCell>
+              <TableCell sx={{ display: { xs: 'block', sm: 'table-cell' }, overflowWrap: 'anywhere' }}>
+                {value}
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>

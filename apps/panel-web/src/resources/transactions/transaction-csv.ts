@@ -1,4 +1,5 @@
 import { csvLira, downloadCsv, toCsv } from '../../api/csv';
+import { csvTurkishTime } from '../../format/turkish-time';
 import { paymentReference } from './approve-checks';
 import type { PanelTransaction } from './types';
 
@@ -7,7 +8,8 @@ type NameOf = (id: string | undefined) => string | undefined;
 
 /**
  * The queue's export: the rows of the current filter and order (all pages, up to the data
- * provider's export bound), columns in the UI's language, amounts as `1250,50`, times in ISO (UTC).
+ * provider's export bound), columns in the UI's language, amounts as `1250,50`, times in Turkish local time
+ * (`07.12.2026 20:58:19`), operators by name.
  */
 export function transactionCsvExporter(
   type: PanelTransaction['type'],
@@ -42,8 +44,8 @@ export function transactionCsvExporter(
       type === 'withdrawal' ? (t.iban ?? '') : t.bankAccount ? `${t.bankAccount.bank} ${t.bankAccount.iban}` : '',
       t.assignee ? (names.operator(t.assignee) ?? t.assignee) : '',
       t.reason ?? '',
-      t.createdAt,
-      t.expiresAt ?? '',
+      csvTurkishTime(t.createdAt),
+      csvTurkishTime(t.expiresAt),
     ]);
     downloadCsv(toCsv(header, rows), type === 'deposit' ? 'yatirimlar' : 'cekimler');
   };

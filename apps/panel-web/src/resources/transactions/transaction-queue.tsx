@@ -9,7 +9,7 @@ import {
   TextInput,
   useTranslate,
 } from 'react-admin';
-import { Typography } from '@mui/material';
+import { Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useMemo } from 'react';
 import { FilterButton, TopToolbar } from 'react-admin';
 import { groupIban } from './approve-checks';
@@ -22,6 +22,7 @@ import { TimeLeft } from './time-left';
 import { TransactionActions } from './transaction-actions';
 import { transactionCsvExporter } from './transaction-csv';
 import { OPEN_STATES, STATES, type PanelTransaction } from './types';
+import { PhoneQueue } from './phone-queue';
 
 /** The queues poll: operators keep them open all day and must see new requests without a reload. */
 export const QUEUE_REFRESH_MS = 5_000;
@@ -59,7 +60,7 @@ function queueFilters(
       label="tg.tx.filters.state"
       choices={stateChoices}
       alwaysOn
-      emptyText="—"
+      emptyText="tg.tx.filters.all"
     />,
     <DateInput key="from" source="from" label="tg.tx.filters.from" alwaysOn />,
     <DateInput key="to" source="to" label="tg.tx.filters.to" alwaysOn />,
@@ -87,6 +88,7 @@ function queueFilters(
 /** The deposit or withdrawal approval queue: open ones first by default, newest first. */
 export function TransactionQueue({ type }: { type: PanelTransaction['type'] }) {
   const translate = useTranslate();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const merchants = useRecordChoices('merchant');
   const bankAccounts = useRecordChoices('bankAccount');
   const merchantName = useRecordName('merchant');
@@ -119,72 +121,77 @@ export function TransactionQueue({ type }: { type: PanelTransaction['type'] }) {
       <Typography variant="caption" color="text.secondary" sx={{ px: 2, pt: 1 }}>
         {translate('tg.tx.auto_refresh', { seconds: QUEUE_REFRESH_MS / 1000 })}
       </Typography>
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={<BulkDecisionButtons type={type} />}
-        data-testid={`${type}-queue`}
-        size="small"
-        // Tighter cells: the withdrawal queue's columns fit a 1440 px screen on one line per row.
-        sx={{ '& .RaDatagrid-rowCell, & .RaDatagrid-headerCell': { px: 0.5 } }}
-      >
-        <TextField source="number" label="tg.tx.fields.number" sortBy="number" />
-        <FunctionField
-          label="tg.queue.time"
-          sortBy="createdAt"
-          render={(record: PanelTransaction) => <TimeLeft record={record} />}
-        />
-        <FunctionField
-          label="tg.tx.fields.customer"
-          sortable={false}
-          render={(record: PanelTransaction) => <Clipped text={record.customer.fullName} maxWidth={120} />}
-        />
-        <FunctionField
-          label="tg.tx.fields.amount"
-          sortBy="amount"
-          textAlign="right"
-          render={(record: PanelTransaction) => <Money amount={record.amount} />}
-        />
-        <FunctionField
-          label="tg.tx.fields.state"
-          sortBy="urgency"
-          render={(record: PanelTransaction) => <StateChip state={record.state} />}
-        />
-        <FunctionField
-          label="tg.tx.fields.external_id"
-          sortable={false}
-          render={(record: PanelTransaction) => <Clipped text={record.externalId} maxWidth={105} />}
-        />
-        <FunctionField
-          label="tg.tx.fields.merchant"
-          sortable={false}
-          render={(record: PanelTransaction) => (
-            <Clipped text={merchantName(record.merchantId) ?? record.merchantId} maxWidth={95} />
-          )}
-        />
-        {type === 'withdrawal' ? (
+      {/* On a phone, cards instead of the table: nothing wider than the screen, buttons under the thumb. */}
+      {phone ? (
+        <PhoneQueue type={type} />
+      ) : (
+        <Datagrid
+          // Tighter cells: the withdrawal queue's columns fit a 1440 px screen on one line per row.
+          sx={{ '& .RaDatagrid-rowCell, & .RaDatagrid-headerCell': { px: 0.5 } }}
+          rowClick="show"
+          bulkActionButtons={<BulkDecisionButtons type={type} />}
+          data-testid={`${type}-queue`}
+          size="small"
+        >
+          <TextField source="number" label="tg.tx.fields.number" sortBy="number" />
           <FunctionField
-            label="tg.tx.fields.iban"
+            label="tg.queue.time"
+            sortBy="createdAt"
+            render={(record: PanelTransaction) => <TimeLeft record={record} />}
+          />
+          <FunctionField
+            label="tg.tx.fields.customer"
+            sortable={false}
+            render={(record: PanelTransaction) => <Clipped text={record.customer.fullName} maxWidth={120} />}
+          />
+          <FunctionField
+            label="tg.tx.fields.amount"
+            sortBy="amount"
+            textAlign="right"
+            render={(record: PanelTransaction) => <Money amount={record.amount} />}
+          />
+          <FunctionField
+            label="tg.tx.fields.state"
+            sortBy="urgency"
+            render={(record: PanelTransaction) => <StateChip state={record.state} />}
+          />
+          <FunctionField
+            label="tg.tx.fields.external_id"
+            sortable={false}
+            render={(record: PanelTransaction) => <Clipped text={record.externalId} maxWidth={105} />}
+          />
+          <FunctionField
+            label="tg.tx.fields.merchant"
             sortable={false}
             render={(record: PanelTransaction) => (
-              <span style={{ fontFamily: 'monospace', fontSize: 12, whiteSpace: 'nowrap' }}>
-                {record.iban ? groupIban(record.iban) : '—'}
-              </span>
+              <Clipped text={merchantName(record.merchantId) ?? record.merchantId} maxWidth={95} />
             )}
           />
-        ) : null}
-        {type === 'withdrawal' ? (
+          {type === 'withdrawal' ? (
+            <FunctionField
+              label="tg.tx.fields.iban"
+              sortable={false}
+              render={(record: PanelTransaction) => (
+                <span style={{ fontFamily: 'monospace', fontSize: 12, whiteSpace: 'nowrap' }}>
+                  {record.iban ? groupIban(record.iban) : '—'}
+                </span>
+              )}
+            />
+          ) : null}
+          {type === 'withdrawal' ? (
+            <FunctionField
+              label="tg.tx.fields.assignee"
+              sortable={false}
+              render={(record: PanelTransaction) => <RecordName kind="operator" id={record.assignee} />}
+            />
+          ) : null}
           <FunctionField
-            label="tg.tx.fields.assignee"
+            label=""
             sortable={false}
-            render={(record: PanelTransaction) => <RecordName kind="operator" id={record.assignee} />}
+            render={(record: PanelTransaction) => <TransactionActions record={record} compact />}
           />
-        ) : null}
-        <FunctionField
-          label=""
-          sortable={false}
-          render={(record: PanelTransaction) => <TransactionActions record={record} compact />}
-        />
-      </Datagrid>
+        </Datagrid>
+      )}
     </List>
   );
 }

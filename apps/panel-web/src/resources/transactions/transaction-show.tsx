@@ -4,6 +4,7 @@ import {
   Card,
   CardContent,
   Grid,
+  Link,
   Table,
   TableBody,
   TableCell,
@@ -17,6 +18,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { HttpError } from 'react-admin';
 import type { PanelCallbackDetail } from '@transfergate/contracts/panel';
 import { panelFetch } from '../../api/http';
+import { formatTry } from '../../format/money';
 import { can } from '../../auth/auth-provider';
 import { IbanWithCopy, paymentReference } from './approve-checks';
 import { DateTime, Money, RecordName, StateChip } from './fields';
@@ -266,6 +268,17 @@ function Detail() {
               <Typography variant="h6" component="h2" gutterBottom>
                 {translate('tg.tx.history')}
               </Typography>
+              {record.paidBy ? (
+                <Typography sx={{ mb: 1 }}>
+                  <Link href={`#/reconciliation?line=${record.paidBy.lineId}`} data-testid="paid-by-line">
+                    {translate('recon.paid_by', {
+                      reference: record.paidBy.bankReference ?? '—',
+                      amount: formatTry(record.paidBy.amount),
+                      day: record.paidBy.bookedOn.split('-').reverse().join('.'),
+                    })}
+                  </Link>
+                </Typography>
+              ) : null}
               <History record={record} />
             </CardContent>
           </Card>

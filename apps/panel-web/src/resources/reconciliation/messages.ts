@@ -1,0 +1,176 @@
+/*
+ * Plain data without imports (the specs read it under node as well as in the browser). Every reason
+ * code, format and layout of match-reasons.ts has a text in both languages: a spec holds them so.
+ */
+type Catalogue = Record<string, string>;
+const reasons = (labels: Catalogue) => labels;
+const formats = (labels: Catalogue) => labels;
+const layouts = (labels: Catalogue) => labels;
+const differences = (labels: Catalogue) => labels;
+
+/** Preset reasons for ignoring a line (the operator may still type another). */
+export const DISMISS_PRESETS = ['not_a_deposit', 'refund', 'duplicate', 'internal'] as const;
+const presets = (labels: Record<(typeof DISMISS_PRESETS)[number], string>) => labels;
+
+export const messages = {
+  en: {
+    recon: {
+      title: 'Reconciliation',
+      day: 'Day',
+      report_csv: 'Report (CSV)',
+      summary:
+        'Statement: closing balance %{closing}, credits %{credits}: matched %{matched}, ignored %{dismissed}, unmatched %{unmatched}. Deposits: issued %{issued}, approved %{approved}, approved without a statement line %{bare}.',
+      account: 'Receiving account',
+      import: 'Import a bank statement',
+      format: 'Format',
+      preset: 'Layout',
+      file: 'Statement file',
+      upload: 'Import',
+      report:
+        '%{inFile} lines in the file: %{fresh} new, %{known} imported before; %{auto} matched by themselves, %{strong} strong matches waiting for a click, %{queued} credits in the queue',
+      refused: 'The file was refused as a whole:',
+      queue: 'Queue: %{count} lines to decide',
+      queue_empty: 'Nothing to decide for this account.',
+      deposit: 'Deposit',
+      score: 'Score',
+      score_value: 'score %{score}',
+      reasons: 'Why',
+      strong: 'strong',
+      match: 'Match and approve',
+      link: 'Link',
+      link_hint: 'Already approved: linking records that this line paid it.',
+      match_received: 'Approve at the received amount',
+      dismiss: 'Ignore',
+      reason: 'Reason',
+      no_candidates: 'No candidate deposit (unknown credit).',
+      decided: 'Done',
+      paid_by: 'Paid by bank line %{reference} (%{amount}, %{day})',
+      line_shown: 'Bank line',
+      reason_code: reasons({
+        reference_in_description: 'reference TG-%{number} in the description',
+        matched_to_other_line: 'TG-%{number} is matched to another line already',
+        approved_by_hand_before: 'TG-%{number} was approved by hand before this line',
+        paid_after_expiry: 'paid after the deposit expired',
+        amount_equal: 'amount equal',
+        amount_differs_by: 'amount differs by %{difference}',
+        amount_differs: 'amount differs',
+        sender_name_matches: 'sender name matches',
+        sender_name_matches_loosely: 'sender name matches (initials or a middle name)',
+        customer_name_in_description: 'customer name in the description',
+        sender_name_differs: 'sender name differs from the customer',
+        sender_name_partly_matches: 'sender name partly matches',
+        customer_not_named: 'customer not named on the line',
+        paid_minutes_after_request: 'paid %{minutes} min after the request',
+        beneficiary_iban_equal: 'beneficiary IBAN equal',
+        beneficiary_iban_differs: 'beneficiary IBAN differs',
+        beneficiary_name_matches: 'beneficiary name matches',
+        other: '%{text}',
+      }),
+      formats: formats({
+        camt053: 'camt.053 (end-of-day statement)',
+        camt052: 'camt.052 (intraday report)',
+        mt940: 'MT940 (SWIFT statement)',
+        csv: 'CSV (bank export)',
+        xlsx: 'Excel (XLSX bank export)',
+      }),
+      layouts: layouts({
+        'garanti-bbva': 'Garanti BBVA',
+        'is-bankasi': 'İş Bankası',
+      }),
+      dismiss_presets: presets({
+        not_a_deposit: 'Not a deposit (rent, salary, other payment)',
+        refund: 'To be returned to the sender',
+        duplicate: 'Duplicate of another line',
+        internal: 'Internal or test transfer',
+      }),
+      difference: differences({
+        paid_less: 'paid less',
+        paid_more: 'paid more',
+        paid_after_expiry: 'paid after expiry',
+        paid_twice: 'paid twice',
+        third_party: 'third party',
+        unknown_credit: 'unknown credit',
+      }),
+    },
+  },
+  tr: {
+    recon: {
+      title: 'Mutabakat',
+      day: 'Gün',
+      report_csv: 'Rapor (CSV)',
+      summary:
+        'Ekstre: kapanış bakiyesi %{closing}, alacaklar %{credits}: eşleşen %{matched}, yok sayılan %{dismissed}, eşleşmeyen %{unmatched}. Yatırımlar: verilen %{issued}, onaylanan %{approved}, ekstre satırı olmadan onaylanan %{bare}.',
+      account: 'Alıcı hesap',
+      import: 'Banka ekstresi yükle',
+      format: 'Biçim',
+      preset: 'Düzen',
+      file: 'Ekstre dosyası',
+      upload: 'Yükle',
+      report:
+        'Dosyada %{inFile} satır: %{fresh} yeni, %{known} daha önce yüklenmiş; %{auto} kendiliğinden eşleşti, %{strong} güçlü eşleşme onay bekliyor, kuyrukta %{queued} alacak',
+      refused: 'Dosya bütünüyle reddedildi:',
+      queue: 'Kuyruk: karar bekleyen %{count} satır',
+      queue_empty: 'Bu hesap için karar bekleyen satır yok.',
+      deposit: 'Yatırım',
+      score: 'Puan',
+      score_value: 'puan %{score}',
+      reasons: 'Neden',
+      strong: 'güçlü',
+      match: 'Eşleştir ve onayla',
+      link: 'Bağla',
+      link_hint: 'Zaten onaylanmış: bağlamak, bu satırın onu ödediğini kaydeder.',
+      match_received: 'Gelen tutarla onayla',
+      dismiss: 'Yok say',
+      reason: 'Gerekçe',
+      no_candidates: 'Aday yatırım yok (bilinmeyen alacak).',
+      decided: 'Tamam',
+      paid_by: 'Ödeyen banka satırı %{reference} (%{amount}, %{day})',
+      line_shown: 'Banka satırı',
+      reason_code: reasons({
+        reference_in_description: 'açıklamada TG-%{number} referansı var',
+        matched_to_other_line: 'TG-%{number} başka bir satırla eşleşmiş',
+        approved_by_hand_before: 'TG-%{number} bu satırdan önce elle onaylanmış',
+        paid_after_expiry: 'yatırımın süresi dolduktan sonra ödenmiş',
+        amount_equal: 'tutar aynı',
+        amount_differs_by: 'tutar farkı %{difference}',
+        amount_differs: 'tutar farklı',
+        sender_name_matches: 'gönderen adı eşleşiyor',
+        sender_name_matches_loosely: 'gönderen adı eşleşiyor (baş harfler veya ikinci ad)',
+        customer_name_in_description: 'müşteri adı açıklamada geçiyor',
+        sender_name_differs: 'gönderen adı müşteriden farklı',
+        sender_name_partly_matches: 'gönderen adı kısmen eşleşiyor',
+        customer_not_named: 'satırda müşteri adı geçmiyor',
+        paid_minutes_after_request: 'talepten %{minutes} dk sonra ödenmiş',
+        beneficiary_iban_equal: 'alıcı IBAN aynı',
+        beneficiary_iban_differs: 'alıcı IBAN farklı',
+        beneficiary_name_matches: 'alıcı adı eşleşiyor',
+        other: '%{text}',
+      }),
+      formats: formats({
+        camt053: 'camt.053 (gün sonu ekstresi)',
+        camt052: 'camt.052 (gün içi rapor)',
+        mt940: 'MT940 (SWIFT ekstresi)',
+        csv: 'CSV (banka dökümü)',
+        xlsx: 'Excel (XLSX banka dökümü)',
+      }),
+      layouts: layouts({
+        'garanti-bbva': 'Garanti BBVA',
+        'is-bankasi': 'İş Bankası',
+      }),
+      dismiss_presets: presets({
+        not_a_deposit: 'Yatırım değil (kira, maaş, başka ödeme)',
+        refund: 'Gönderene iade edilecek',
+        duplicate: 'Başka bir satırın tekrarı',
+        internal: 'İç transfer veya test',
+      }),
+      difference: differences({
+        paid_less: 'eksik ödeme',
+        paid_more: 'fazla ödeme',
+        paid_after_expiry: 'süre dolduktan sonra',
+        paid_twice: 'iki kez ödendi',
+        third_party: 'üçüncü kişi',
+        unknown_credit: 'bilinmeyen alacak',
+      }),
+    },
+  },
+};
