@@ -148,7 +148,6 @@ export const TRANSPORTS: TransportUnderTest[] = [
   },
 ];
 
-
 export interface DistributedFixture {
   transport: TransportUnderTest;
   db: Awaited<ReturnType<typeof openTestPostgres>>;

@@ -9,7 +9,14 @@ import { panelClient } from './panel-client.js';
  */
 
 /** Field names that must never appear in a public or list answer. */
-export const SECRET_KEYS = new Set(['apiSecret', 'apiSecretSealed', 'secret', 'passwordHash', 'password', 'totpSecretSealed']);
+export const SECRET_KEYS = new Set([
+  'apiSecret',
+  'apiSecretSealed',
+  'secret',
+  'passwordHash',
+  'password',
+  'totpSecretSealed',
+]);
 
 export function secretKeysIn(value: unknown, path = '$'): string[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => secretKeysIn(item, `${path}[${i}]`));
@@ -22,33 +29,33 @@ export function secretKeysIn(value: unknown, path = '$'): string[] {
 
 /** Starts the app in the calling describe's beforeAll and stops it in its afterAll; the getter is for the tests. */
 export function useRecordsFixture() {
-let app: TestApp;
-let client: ReturnType<typeof panelClient>;
-let admin: string;
-let adminId: string;
-const ids: Record<string, string> = {};
-const secrets: Record<string, { apiKey: string; apiSecret: string }> = {};
+  let app: TestApp;
+  let client: ReturnType<typeof panelClient>;
+  let admin: string;
+  let adminId: string;
+  const ids: Record<string, string> = {};
+  const secrets: Record<string, { apiKey: string; apiSecret: string }> = {};
 
-beforeAll(async () => {
-  app = await startTestApp('postgres');
-  await app.provision(issueBootstrap()); // admin / S3cure-pass!
-  client = panelClient(app);
-  admin = (await client.login('admin', 'S3cure-pass!')).accessToken;
-  adminId = (await client.get('/api/auth/me', admin)).body.id;
-});
-afterAll(async () => {
-  await app?.stop();
-});
-
-async function h2hDeposit(apiKey: string, apiSecret: string, transactionId: string, amount = 100) {
-  return postJson(`${app.baseUrl}/deposit/bank`, {
-    apikey: apiKey,
-    transaction_id: transactionId,
-    amount,
-    fullname: 'Ayşe Yılmaz',
-    hash: h2hHash(apiKey, transactionId, apiSecret, kurusFrom(amount)),
+  beforeAll(async () => {
+    app = await startTestApp('postgres');
+    await app.provision(issueBootstrap()); // admin / S3cure-pass!
+    client = panelClient(app);
+    admin = (await client.login('admin', 'S3cure-pass!')).accessToken;
+    adminId = (await client.get('/api/auth/me', admin)).body.id;
   });
-}
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  async function h2hDeposit(apiKey: string, apiSecret: string, transactionId: string, amount = 100) {
+    return postJson(`${app.baseUrl}/deposit/bank`, {
+      apikey: apiKey,
+      transaction_id: transactionId,
+      amount,
+      fullname: 'Ayşe Yılmaz',
+      hash: h2hHash(apiKey, transactionId, apiSecret, kurusFrom(amount)),
+    });
+  }
 
   return () => ({ app, client, admin, adminId, ids, secrets, h2hDeposit });
 }

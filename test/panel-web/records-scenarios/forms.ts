@@ -91,5 +91,4 @@ export function registerForms(fixture: () => RecordsWebFixture): void {
     expect(await api(`/panel/bank-accounts/${String(account.id)}`)).toMatchObject({ iban, dailyLimit: 3000000 });
     await screenshot(page, 'records-bank-account-edit');
   });
-
 }

@@ -74,5 +74,4 @@ export function registerLogs(fixture: () => RecordsWebFixture): void {
     await page.getByText('no-such-tx').first().waitFor();
     await screenshot(page, 'records-webhook-show');
   });
-
 }

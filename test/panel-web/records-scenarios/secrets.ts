@@ -56,6 +56,7 @@ export function registerSecrets(fixture: () => RecordsWebFixture): void {
 
   /** The provider create form with a name, merchant Acme and infrastructure acme chosen. */
   const openProviderForm = async (name: string) => {
+    const { page, open } = fixture();
     await open('providers/create');
     await page.getByRole('textbox', { name: 'Name' }).fill(name);
     await page.getByRole('combobox', { name: 'Merchant' }).click();
@@ -136,5 +137,4 @@ export function registerSecrets(fixture: () => RecordsWebFixture): void {
     );
     await screenshot(page, 'records-audit-log');
   });
-
 }

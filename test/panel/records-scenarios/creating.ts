@@ -132,5 +132,4 @@ export function registerCreating(fixture: () => RecordsFixture): void {
       body: { id: ids.provider, apiKey: secrets.provider!.apiKey, apiSecret: secrets.provider!.apiSecret },
     });
   });
-
 }

@@ -119,5 +119,4 @@ export function registerDeletingAndSettings(fixture: () => RecordsFixture): void
     expect(reopened).toMatchObject({ status: 201, body: { testAuthEnabled: true, payment_page_url: baseUrl } });
     expect((await testAuth()).status).toBe(200);
   });
-
 }

@@ -139,5 +139,4 @@ export function registerRolesAndGateway(fixture: () => RecordsFixture): void {
     expect((await h2hDeposit(secrets.provider!.apiKey, secrets.provider!.apiSecret, 'BETA-OLD')).status).toBe(401);
     expect((await h2hDeposit(secrets.provider!.apiKey, rotated.body.apiSecret, 'BETA-NEW')).status).toBe(201);
   });
-
 }

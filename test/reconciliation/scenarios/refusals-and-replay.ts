@@ -54,7 +54,7 @@ export function registerRefusalsAndReplay(fixture: () => ReconciliationFixture):
   });
 
   it('corrupt and hostile bank files: 422 statement_refused naming what is wrong, nothing written, never a 500', async () => {
-    const { client, admin, upload, lineByRef, eventCount } = fixture();
+    const { client, admin, lines, upload, lineByRef, eventCount } = fixture();
     const before = await eventCount();
     const fresh: SyntheticLine = { ...lines.unknown, ref: 'H1', description: 'EFT H1' };
     const good = camt([fresh], 'camt053', { openingKurus: 5000n });
