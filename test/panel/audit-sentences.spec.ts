@@ -94,41 +94,50 @@ describe('audit log: sign-ins and transaction numbers (PGlite)', () => {
       { 'x-api-key': ISSUE_KEY.apiKey, 'x-api-secret': ISSUE_KEY.apiSecret },
     );
     const number = Number(status.body.id);
-    const { rows } = await app.db.query<{ id: string }>(
-      'select bank_account_id as id from rm_transactions where transaction_id = $1',
+    const { rows } = await app.db.query<{ id: string; iban: string }>(
+      'select bank_account_id as id, iban from rm_transactions where transaction_id = $1',
       [String(status.body.uuid)],
     );
     const accountId = rows[0]!.id;
+    // The statement is the receiving account's own: rotation picks any of the seeded accounts.
+    const accountIban = rows[0]!.iban;
     const day = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
     const imported = await fetch(
       `${app.baseUrl}/panel/reconciliation/accounts/${accountId}/statements?format=camt053&fileName=ekstre-7-aralik.xml`,
       {
         method: 'POST',
         headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${token}` },
-        body: camt([
-          // Another sender: waits for an operator rather than matching by itself.
-          {
-            ref: 'AUD1',
-            day,
-            time: '10:00',
-            direction: 'credit',
-            amountKurus: 25000n,
-            description: `TG-${number}`,
-            name: 'Başka Biri',
-          },
-          {
-            ref: 'AUD2',
-            day,
-            time: '10:05',
-            direction: 'credit',
-            amountKurus: 4200n,
-            description: 'kira',
-            name: 'Ali Veli',
-          },
-        ]),
+        body: camt(
+          [
+            // Another sender: waits for an operator rather than matching by itself.
+            {
+              ref: 'AUD1',
+              day,
+              time: '10:00',
+              direction: 'credit',
+              amountKurus: 25000n,
+              description: `TG-${number}`,
+              name: 'Başka Biri',
+            },
+            {
+              ref: 'AUD2',
+              day,
+              time: '10:05',
+              direction: 'credit',
+              amountKurus: 4200n,
+              description: 'kira',
+              name: 'Ali Veli',
+            },
+          ],
+          'camt053',
+          { accountIban },
+        ),
       },
     );
-    expect(imported.status).toBe(201);
+    expect({ status: imported.status, body: imported.status === 201 ? null : await imported.text() }).toEqual({
+      status: 201,
+      body: null,
+    });
     await app.settle();
     const lines = await client.get(`/panel/reconciliation/lines?bankAccountId=${accountId}&limit=100`, token);
     const lineOf = (ref: string) =>

@@ -34,7 +34,7 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function camt(
   lines: SyntheticLine[],
   kind: 'camt053' | 'camt052' = 'camt053',
-  opts: { openingKurus?: bigint; pendingExtra?: boolean } = {},
+  opts: { openingKurus?: bigint; pendingExtra?: boolean; accountIban?: string } = {},
 ): string {
   const msg = kind === 'camt053' ? 'BkToCstmrStmt' : 'BkToCstmrAcctRpt';
   const stmt = kind === 'camt053' ? 'Stmt' : 'Rpt';
@@ -59,7 +59,7 @@ export function camt(
     : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="${ns}"><${msg}><GrpHdr><MsgId>M1</MsgId><CreDtTm>2026-11-24T06:00:00+03:00</CreDtTm></GrpHdr>
-<${stmt}><Id>S1</Id><Acct><Id><IBAN>${ACCOUNT_IBAN}</IBAN></Id><Ccy>TRY</Ccy></Acct>${bal('OPBD', opening)}${bal('CLBD', closing)}
+<${stmt}><Id>S1</Id><Acct><Id><IBAN>${opts.accountIban ?? ACCOUNT_IBAN}</IBAN></Id><Ccy>TRY</Ccy></Acct>${bal('OPBD', opening)}${bal('CLBD', closing)}
 ${lines.map((l) => entry(l)).join('\n')}${pending}
 </${stmt}></${msg}></Document>`;
 }
