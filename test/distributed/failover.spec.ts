@@ -17,31 +17,35 @@ const ADMIN_PASSWORD = 'S3cure-pass!failover';
 const KEY = { apiKey: 'ak_failover_1', apiSecret: 'sk_failover_1' };
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /**
- * Kafka: what a kill may add over a graceful restart. Measured 2.5-4.9 s with the takeover and 20 s
- * or more without it (the 30 s session); the bound sits between them so that a loaded CI machine's
- * start-up noise does not fail it while the stall it guards against still does.
+ * From the restarted process's own readiness (/readyz) to the first deposit it serves, after a kill:
+ * what failover adds beyond starting a process. Kafka's bound covers rejoining the group once the
+ * restarted replica has removed its dead predecessor; NATS has no group to wait for. The lease of
+ * the ledger's projection is freed at once (its holder's liveness session died with it), not when
+ * it runs out.
  */
-const KAFKA_RECOVERY_LIMIT_MS = 10_000;
+const KAFKA_AFTER_READY_LIMIT_MS = 5_000;
+const NATS_AFTER_READY_LIMIT_MS = 2_000;
 /**
- * NATS has no group to wait for, yet a kill measured 2.3-5.2 s (Kafka the same) over a graceful restart here (loaded
- * 2-core machine; cause outside the transport, not yet found): this guards against a stall, it is
- * not the 2 s goal.
+ * What a kill may add over a graceful restart, kill to served, start-up included. Measured near 0
+ * on both transports; a process's start-up on a loaded 2-core CI machine moves by several seconds
+ * between two restarts, so this guards against a stall (the 30 s Kafka session, the 15 s projection
+ * lease), not a goal line.
  */
-const NATS_RECOVERY_LIMIT_MS = 10_000;
+const KILL_COST_LIMIT_MS = 10_000;
 /** A client gives up on the whole recovery after this long (far past both bounds: a failure, not a hang). */
 const RECOVERY_GIVE_UP_MS = 60_000;
-const ROUNDS = 2;
+const RESTARTS = 2;
 const PROBE_EVERY_MS = 250;
 /** Limit (TIGER_STYLE): probes of one outage in flight at once. */
 const MAX_PROBES_IN_FLIGHT = 40;
 
 const kafkaBrokers = kafkaBrokersFor('failover.spec over Kafka');
 const TRANSPORTS: Array<{ name: string; available: boolean; limitMs: number; env: Record<string, string> }> = [
-  { name: 'NATS', available: true, limitMs: NATS_RECOVERY_LIMIT_MS, env: { TRANSPORT: 'nats' } },
+  { name: 'NATS', available: true, limitMs: NATS_AFTER_READY_LIMIT_MS, env: { TRANSPORT: 'nats' } },
   {
     name: 'Kafka',
     available: kafkaBrokers !== undefined,
-    limitMs: KAFKA_RECOVERY_LIMIT_MS,
+    limitMs: KAFKA_AFTER_READY_LIMIT_MS,
     env: { TRANSPORT: 'kafka', KAFKA_BROKERS: kafkaBrokers ?? '' },
   },
 ];
@@ -76,11 +80,11 @@ for (const transport of TRANSPORTS)
       answer.status < 300 && answer.body.status === true;
 
     /**
-     * Milliseconds from `sinceMs` until a deposit (which the ledger must handle) is answered. A probe
+     * The moment (epoch ms) a deposit started at or after `sinceMs`, which the ledger must handle, is first answered. A probe
      * starts every PROBE_EVERY_MS without waiting for the ones in flight: a command queued during the
      * outage and answered at takeover counts at the moment it is answered.
      */
-    async function untilServed(sinceMs: number): Promise<number> {
+    async function servedAt(sinceMs: number): Promise<number> {
       let servedAtMs: number | undefined;
       let last = '';
       const inFlight = new Set<Promise<void>>();
@@ -101,21 +105,24 @@ for (const transport of TRANSPORTS)
       await Promise.all(inFlight);
       if (servedAtMs === undefined)
         throw new Error(`not served again within ${RECOVERY_GIVE_UP_MS} ms (last: ${last})`);
-      return servedAtMs - sinceMs;
+      return servedAtMs;
     }
 
-    /** Stops the newest ledger with `signal`, starts another, and times kill → served. */
-    async function restartLedger(signal: 'SIGTERM' | 'SIGKILL'): Promise<number> {
+    /**
+     * Stops the newest ledger with `signal`, starts another, and times kill → served (`totalMs`) and
+     * the restarted process's readiness → served (`afterReadyMs`, 0 when served before /readyz said so).
+     */
+    async function restartLedger(signal: 'SIGTERM' | 'SIGKILL'): Promise<{ totalMs: number; afterReadyMs: number }> {
       const victim = cluster.processes.filter((p) => p.service === ('ledger' satisfies Service)).at(-1)!;
       victim.child.kill(signal);
       const exit = await victim.exited;
       // A graceful stop ends with the process's own exit code 0; a kill, by the signal.
       expect(signal === 'SIGKILL' ? exit.signal : exit.code).toBe(signal === 'SIGKILL' ? 'SIGKILL' : 0);
       const stoppedAtMs = Date.now();
-      const restarted = cluster.start('ledger');
-      const recoveryMs = await untilServed(stoppedAtMs);
-      await restarted;
-      return recoveryMs;
+      const restarted = cluster.start('ledger').then(() => Date.now());
+      const servedAtMs = await servedAt(stoppedAtMs);
+      const readyAtMs = await restarted;
+      return { totalMs: servedAtMs - stoppedAtMs, afterReadyMs: Math.max(0, servedAtMs - readyAtMs) };
     }
 
     beforeAll(async () => {
@@ -172,22 +179,28 @@ for (const transport of TRANSPORTS)
       rmSync(dir, { recursive: true, force: true });
     }, 60_000);
 
-    it(`serves again within ${transport.limitMs} ms of its own start-up after a SIGKILL and restart of the only ledger`, async () => {
+    it(`serves again within ${transport.limitMs} ms of the restarted ledger's readiness after a SIGKILL, and a kill costs no more than a graceful restart`, async () => {
       // A process's own start-up (node, Nest, the database, joining the transport) takes from 1.5 s on
-      // an idle machine to over 10 s on a loaded one, so it is measured beside each kill: the same
-      // restart after a graceful stop (SIGTERM: the ledger leaves its group), which has nothing to wait for.
+      // an idle machine to over 10 s on a loaded one, so the kill is measured two ways: from the
+      // restarted process's readiness, and beside the same restart after a graceful stop (SIGTERM:
+      // the ledger leaves its group and releases its lease), which has nothing to wait for.
       const graceful: number[] = [];
       const killed: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        graceful.push(await restartLedger('SIGTERM'));
-        killed.push(await restartLedger('SIGKILL'));
+      const killedAfterReady: number[] = [];
+      for (let attempt = 0; attempt < RESTARTS; attempt++) {
+        graceful.push((await restartLedger('SIGTERM')).totalMs);
+        const kill = await restartLedger('SIGKILL');
+        killed.push(kill.totalMs);
+        killedAfterReady.push(kill.afterReadyMs);
       }
       const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-      const failoverMs = Math.round((sum(killed) - sum(graceful)) / ROUNDS);
+      const killCostMs = Math.round((sum(killed) - sum(graceful)) / RESTARTS);
       process.stderr.write(
         `failover ${transport.name}: served again after SIGTERM+restart ${graceful.join(', ')} ms, ` +
-          `after SIGKILL+restart ${killed.join(', ')} ms: the kill costs ${failoverMs} ms (limit ${transport.limitMs})\n`,
+          `after SIGKILL+restart ${killed.join(', ')} ms (${killedAfterReady.join(', ')} ms after its readiness, ` +
+          `limit ${transport.limitMs}): the kill costs ${killCostMs} ms (limit ${KILL_COST_LIMIT_MS})\n`,
       );
-      expect(failoverMs).toBeLessThanOrEqual(transport.limitMs);
+      expect(Math.max(...killedAfterReady)).toBeLessThanOrEqual(transport.limitMs);
+      expect(killCostMs).toBeLessThanOrEqual(KILL_COST_LIMIT_MS);
     }, 400_000);
   });

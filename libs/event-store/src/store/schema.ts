@@ -52,6 +52,8 @@ create table if not exists es_checkpoints (
   lease_until timestamptz,
   updated_at timestamptz not null default now()
 );
+-- The application_name of the holder's liveness session (subscriptions/lease-liveness.ts).
+alter table es_checkpoints add column if not exists lease_liveness text;
 `;
 
 /** True when some stream has events but no chain head: events stored before the hash chain existed. */

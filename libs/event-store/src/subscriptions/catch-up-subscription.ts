@@ -1,6 +1,7 @@
 import { sqlState, type SqlExecutor } from '../sql/sql-database.js';
 import type { BatchExecutor, Statement } from './batch-statement.js';
 import { runTransactionalBatch } from './transactional-batch.js';
+import { openLeaseLiveness } from './lease-liveness.js';
 import { comparePositions, type GlobalPosition, type RecordedEvent } from '../store/event-store.js';
 import { readAllContinuation, type PostgresEventStore, type TypedRead } from '../store/postgres-event-store.js';
 
@@ -113,6 +114,13 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
     }
   }
   await db.query(`insert into es_checkpoints (consumer) values ($1) on conflict (consumer) do nothing`, [options.name]);
+  const liveness = await openLeaseLiveness(db, options.onError);
+  // A holder that recorded a liveness session and no longer has it is dead: its lease is free now.
+  const holderGone =
+    liveness.name === undefined
+      ? ''
+      : ` or (lease_liveness is not null
+             and not exists (select 1 from pg_stat_activity where application_name = lease_liveness))`;
 
   let stopped = false;
   let current: GlobalPosition = { commitXid: '0', seq: '0' };
@@ -124,10 +132,11 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
   /** Takes or renews the lease; answers the stored checkpoint, or undefined when another owner holds it. */
   const acquire = async (executor: SqlExecutor): Promise<GlobalPosition | undefined> => {
     const { rows } = await executor.query<{ commit_xid: string; seq: string }>(
-      `update es_checkpoints set lease_owner = $2, lease_until = now() + ($3::int * interval '1 millisecond')
-       where consumer = $1 and (lease_owner is null or lease_owner = $2 or lease_until < now())
+      `update es_checkpoints set lease_owner = $2, lease_until = now() + ($3::int * interval '1 millisecond'),
+         lease_liveness = $4
+       where consumer = $1 and (lease_owner is null or lease_owner = $2 or lease_until < now()${holderGone})
        returning commit_xid::text, seq::text`,
-      [options.name, options.owner, leaseMs],
+      [options.name, options.owner, leaseMs, liveness.name ?? null],
     );
     const row = rows[0];
     return row ? { commitXid: row.commit_xid, seq: row.seq } : undefined;
@@ -358,10 +367,12 @@ export async function startConsumer(store: PostgresEventStore, options: Consumer
       await loop;
       await db
         .query(
-          `update es_checkpoints set lease_owner = null, lease_until = null where consumer = $1 and lease_owner = $2`,
+          `update es_checkpoints set lease_owner = null, lease_until = null, lease_liveness = null
+           where consumer = $1 and lease_owner = $2`,
           [options.name, options.owner],
         )
         .catch(() => undefined);
+      await liveness.close();
     },
   };
 }
