@@ -60,5 +60,6 @@ export default {
   maxWorkers: 2,
   testTimeout: 60_000,
   reporters: ['default', '<rootDir>/test/support/slowest-suites.reporter.mjs'],
+  testSequencer: '<rootDir>/test/support/slow-first.sequencer.mjs',
   globalTeardown: '<rootDir>/test/support/report-open-resources.mjs',
 };

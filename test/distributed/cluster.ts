@@ -68,11 +68,11 @@ export class Cluster {
     };
   }
 
-  /** Starts one instance and waits until its /readyz answers 200. */
-  async start(service: Service, port?: number): Promise<ServiceProcess> {
+  /** Starts one instance (with `env` over the cluster's) and waits until its /readyz answers 200. */
+  async start(service: Service, port?: number, env: Record<string, string> = {}): Promise<ServiceProcess> {
     const chosen = port ?? (await freePort());
     const child = spawn(process.execPath, [mainOf(service)], {
-      env: this.env(chosen),
+      env: { ...this.env(chosen), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -32,6 +32,18 @@ const NATS_AFTER_READY_LIMIT_MS = 2_000;
  * lease), not a goal line.
  */
 const KILL_COST_LIMIT_MS = 10_000;
+/**
+ * A ledger replica that dies for good beside a live one: from the kill until every deposit is served
+ * promptly again. On Kafka the live replica removes the dead member from the group
+ * (libs/messaging/src/kafka/dead-member-sweep.ts: two sweeps a second apart, then a rebalance);
+ * on NATS a dead subscriber leaves the queue group with its connection.
+ */
+const KAFKA_DEAD_REPLICA_LIMIT_MS = 5_000;
+const NATS_DEAD_REPLICA_LIMIT_MS = 2_000;
+/** Deposits are probed for this long after the kill (longer than either bound, shorter than Kafka's 30 s session). */
+const DEAD_REPLICA_OBSERVE_MS = 12_000;
+/** A probe answered later than this after it started counts as part of the outage. */
+const PROMPT_MS = 1_500;
 /** A client gives up on the whole recovery after this long (far past both bounds: a failure, not a hang). */
 const RECOVERY_GIVE_UP_MS = 60_000;
 const RESTARTS = 2;
@@ -40,12 +52,25 @@ const PROBE_EVERY_MS = 250;
 const MAX_PROBES_IN_FLIGHT = 40;
 
 const kafkaBrokers = kafkaBrokersFor('failover.spec over Kafka');
-const TRANSPORTS: Array<{ name: string; available: boolean; limitMs: number; env: Record<string, string> }> = [
-  { name: 'NATS', available: true, limitMs: NATS_AFTER_READY_LIMIT_MS, env: { TRANSPORT: 'nats' } },
+const TRANSPORTS: Array<{
+  name: string;
+  available: boolean;
+  limitMs: number;
+  deadReplicaLimitMs: number;
+  env: Record<string, string>;
+}> = [
+  {
+    name: 'NATS',
+    available: true,
+    limitMs: NATS_AFTER_READY_LIMIT_MS,
+    deadReplicaLimitMs: NATS_DEAD_REPLICA_LIMIT_MS,
+    env: { TRANSPORT: 'nats' },
+  },
   {
     name: 'Kafka',
     available: kafkaBrokers !== undefined,
     limitMs: KAFKA_AFTER_READY_LIMIT_MS,
+    deadReplicaLimitMs: KAFKA_DEAD_REPLICA_LIMIT_MS,
     env: { TRANSPORT: 'kafka', KAFKA_BROKERS: kafkaBrokers ?? '' },
   },
 ];
@@ -203,4 +228,51 @@ for (const transport of TRANSPORTS)
       expect(Math.max(...killedAfterReady)).toBeLessThanOrEqual(transport.limitMs);
       expect(killCostMs).toBeLessThanOrEqual(KILL_COST_LIMIT_MS);
     }, 400_000);
+
+    it(`serves every deposit promptly within ${transport.deadReplicaLimitMs} ms of a ledger replica dying for good beside a live one`, async () => {
+      // A replica of its own name (a pod of its own), beside the one restarted above under the host's name.
+      const survivor = await cluster.start('ledger', undefined, {
+        INSTANCE_ID: `ledger-survivor-${randomBytes(3).toString('hex')}`,
+      });
+      const alive = (p: ServiceProcess) => p.child.exitCode === null && p.child.signalCode === null;
+      const victim = cluster.processes.find(
+        (p) => p.service === ('ledger' satisfies Service) && p !== survivor && alive(p),
+      )!;
+      // Both replicas serve before the kill (on Kafka: the group has settled with two members).
+      const settledBy = Date.now() + 30_000;
+      for (;;) {
+        const answers = await Promise.all(Array.from({ length: 6 }, () => deposit(10_000)));
+        if (answers.every(served)) break;
+        if (Date.now() > settledBy) throw new Error('two ledger replicas did not settle in 30 s');
+      }
+      victim.child.kill('SIGKILL');
+      await victim.exited;
+      const killedAtMs = Date.now();
+      const probes: Array<Promise<{ startedAtMs: number; answeredAtMs: number; ok: boolean }>> = [];
+      while (Date.now() - killedAtMs < DEAD_REPLICA_OBSERVE_MS) {
+        const startedAtMs = Date.now();
+        probes.push(
+          deposit(RECOVERY_GIVE_UP_MS).then(
+            (answer) => ({ startedAtMs, answeredAtMs: Date.now(), ok: served(answer) }),
+            () => ({ startedAtMs, answeredAtMs: Date.now(), ok: false }),
+          ),
+        );
+        await sleep(PROBE_EVERY_MS);
+      }
+      const answered = await Promise.all(probes);
+      const late = answered.filter((p) => !p.ok || p.answeredAtMs - p.startedAtMs > PROMPT_MS);
+      const outageMs = late.length === 0 ? 0 : Math.max(...late.map((p) => p.answeredAtMs)) - killedAtMs;
+      process.stderr.write(
+        `failover ${transport.name}: a replica dead for good: ${late.length} of ${answered.length} probes late or failed, ` +
+          `every deposit served promptly again ${outageMs} ms after the kill (limit ${transport.deadReplicaLimitMs})\n`,
+      );
+      if (outageMs > transport.deadReplicaLimitMs) {
+        const takeover = survivor
+          .output()
+          .split('\n')
+          .filter((line) => /KafkaTakeover|liveness/.test(line));
+        process.stderr.write(`the surviving ledger's takeover lines:\n${takeover.join('\n')}\n`);
+      }
+      expect(outageMs).toBeLessThanOrEqual(transport.deadReplicaLimitMs);
+    }, 120_000);
   });

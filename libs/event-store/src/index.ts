@@ -11,6 +11,7 @@ export * from './store/append-groups.js';
 export * from './store/chain-encoding.js';
 export * from './store/event-chain.js';
 export * from './subscriptions/catch-up-subscription.js';
+export * from './subscriptions/replica-liveness.js';
 export * from './subscriptions/batch-statement.js';
 export * from './tokens.js';
 export * from './audit/audit-reader.js';

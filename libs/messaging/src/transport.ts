@@ -10,6 +10,7 @@ import {
   type ServiceName,
 } from './kafka/kafka-transport.options.js';
 import { evictPredecessors } from './kafka/predecessor-takeover.js';
+import { DEAD_MEMBER_SWEEP_MS, sweepDeadMembers, type ReplicaLiveness } from './kafka/dead-member-sweep.js';
 
 /**
  * Which transport carries commands and queries between the service processes, from the environment:
@@ -80,11 +81,16 @@ export function isServiceName(name: string): name is ServiceName {
 export type TransportServer = ServerNats | ServerKafka;
 export type TransportClient = ClientNats | ClientKafka;
 
-export function createTransportServer(config: TransportConfig, service: ServiceName): TransportServer {
+export function createTransportServer(
+  config: TransportConfig,
+  service: ServiceName,
+  /** Kafka: lets live replicas remove a dead one from the group at once (./kafka/dead-member-sweep.ts). */
+  liveness?: ReplicaLiveness,
+): TransportServer {
   if (config.kind === 'kafka') {
     const { server, serverGroupId, serverClientId } = kafkaTransportOptions(config.env, service);
     if (!server.options) throw new TransportConfigError('kafka server options missing');
-    return new TakeoverServerKafka(server.options, serverGroupId, serverClientId);
+    return new TakeoverServerKafka(server.options, serverGroupId, serverClientId, liveness);
   }
   return new ServerNats({ servers: [config.natsUrl], queue: `${config.subjectPrefix}.handlers`, name: service });
 }
@@ -95,20 +101,63 @@ const PREDECESSOR_TAKEOVER_TIMEOUT_MS = 5_000;
 /**
  * Nest's Kafka server that, before its consumer joins the service's group, removes this replica's
  * killed predecessor from it, so a restart takes the partitions back at once instead of after the
- * session timeout (./kafka/predecessor-takeover.ts).
+ * session timeout (./kafka/predecessor-takeover.ts); and, given the replicas' liveness, removes any
+ * other replica of the group whose process is gone (./kafka/dead-member-sweep.ts).
  */
 class TakeoverServerKafka extends ServerKafka {
   private readonly takeoverLogger = new Logger('KafkaTakeover');
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping = false;
+  private suspects = new Set<string>();
 
   constructor(
     options: NonNullable<KafkaOptions['options']>,
     private readonly serviceGroupId: string,
     private readonly replicaClientId: string,
+    private readonly liveness?: ReplicaLiveness,
   ) {
     super(options);
   }
 
+  override async close(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+    await super.close();
+    await this.liveness?.close().catch(() => undefined);
+  }
+
+  private sweep(): void {
+    if (this.sweeping || !this.liveness) return;
+    this.sweeping = true;
+    sweepDeadMembers(
+      this.client as unknown as Kafka,
+      this.serviceGroupId,
+      this.replicaClientId,
+      this.liveness,
+      this.suspects,
+    )
+      .then((verdict) => {
+        this.suspects = verdict.suspects;
+        if (verdict.evict.length > 0) {
+          this.takeoverLogger.warn(`removed ${verdict.evict.length} dead member(s) from ${this.serviceGroupId}`);
+        }
+      })
+      // The session timeout still frees a dead member's partitions: slower, never wrong.
+      .catch((error: unknown) => this.takeoverLogger.debug(`no sweep of ${this.serviceGroupId}: ${String(error)}`))
+      .finally(() => (this.sweeping = false));
+  }
+
   override async start(callback: () => void): Promise<void> {
+    if (this.liveness) {
+      try {
+        // Before joining, so that the other replicas never see this member without its record.
+        await this.liveness.register(this.replicaClientId);
+        this.sweepTimer = setInterval(() => this.sweep(), DEAD_MEMBER_SWEEP_MS);
+        this.sweepTimer.unref();
+      } catch (error) {
+        this.takeoverLogger.warn(`no liveness record for ${this.replicaClientId}: ${(error as Error).message}`);
+      }
+    }
     try {
       const evicted = await evictPredecessors(
         this.client as unknown as Kafka,

@@ -7,6 +7,7 @@ import * as contracts from '@transfergate/contracts';
 import {
   EVENT_STORE,
   openDatabase,
+  openReplicaLiveness,
   PostgresEventStore,
   SQL_DATABASE,
   type SqlDatabase,
@@ -106,7 +107,14 @@ export async function startService(spec: ServiceSpec, env: NodeJS.ProcessEnv = p
           observability.logger.child({ context: 'LedgerEvents' }),
         )
       : undefined;
-    const server = createTransportServer(config.transport, spec.service);
+    // Kafka only: live replicas remove a dead one from their group at once (docs/operations.md, "Kafka failover").
+    const liveness =
+      config.transport.kind === 'kafka'
+        ? await openReplicaLiveness(db, (error) =>
+            observability.logger.warn({ msg: 'replica liveness session dropped', error: String(error) }),
+          )
+        : undefined;
+    const server = createTransportServer(config.transport, spec.service, liveness);
     @Module({
       imports: [
         ServiceRuntimeModule.forRoot(db, store, spec.providers?.(config) ?? []),

@@ -20,13 +20,19 @@ import type { SqlDatabase } from '../sql/sql-database.js';
 export interface LeaseLiveness {
   /** The session's `application_name`, recorded with the lease; undefined when there is none. */
   readonly name: string | undefined;
+  /** Whether the session is connected now (false between a drop and its reconnection). */
+  isConnected(): boolean;
   close(): Promise<void>;
 }
 
 /** Pause before reconnecting a dropped liveness session (the lease stays fenced meanwhile). */
 const RECONNECT_DELAY_MS = 1_000;
 
-export const NO_LIVENESS: LeaseLiveness = { name: undefined, close: async () => undefined };
+export const NO_LIVENESS: LeaseLiveness = {
+  name: undefined,
+  isConnected: () => false,
+  close: async () => undefined,
+};
 
 export async function openLeaseLiveness(
   db: SqlDatabase,
@@ -68,6 +74,7 @@ export async function openLeaseLiveness(
   await connect();
   return {
     name,
+    isConnected: () => client !== undefined,
     async close() {
       closed = true;
       if (reconnect) clearTimeout(reconnect);

@@ -33,7 +33,7 @@ export function predecessorsOf(members: readonly GroupMemberDescription[], repli
     .slice(0, MAX_PREDECESSORS_EVICTED);
 }
 
-interface CoordinatorBroker {
+export interface CoordinatorBroker {
   describeGroups(request: { groupIds: string[] }): Promise<{ groups: Array<{ members: GroupMemberDescription[] }> }>;
   leaveGroup(request: { groupId: string; memberId: string }): Promise<unknown>;
 }
@@ -56,31 +56,26 @@ function internalCluster(kafka: Kafka): InternalCluster {
 }
 
 /**
- * Sends LeaveGroup for every member of `groupId` whose client id is `replicaClientId` and returns
- * their member ids. Best effort within `timeoutMs`: on any failure the caller joins anyway and the
- * broker's session timeout frees the partitions as before.
+ * Runs `work` against the coordinator of `groupId` within `timeoutMs`, on a connection of its own
+ * that is closed afterwards. Best effort: a failure or a timeout rejects, and the caller goes on.
  */
-export async function evictPredecessors(
+export async function withGroupCoordinator<T>(
   kafka: Kafka,
   groupId: string,
-  replicaClientId: string,
   timeoutMs: number,
-): Promise<string[]> {
+  work: (coordinator: CoordinatorBroker) => Promise<T>,
+): Promise<T> {
   const cluster = internalCluster(kafka);
   let timer: NodeJS.Timeout | undefined;
-  const work = (async () => {
+  const done = (async () => {
     await cluster.connect();
-    const coordinator = await cluster.findGroupCoordinator({ groupId });
-    const { groups } = await coordinator.describeGroups({ groupIds: [groupId] });
-    const evicted = predecessorsOf(groups[0]?.members ?? [], replicaClientId);
-    for (const memberId of evicted) await coordinator.leaveGroup({ groupId, memberId });
-    return evicted;
+    return work(await cluster.findGroupCoordinator({ groupId }));
   })();
-  // After a timeout nobody awaits `work` any more: its late failure must not become an unhandled rejection.
-  work.catch(() => undefined);
+  // After a timeout nobody awaits `done` any more: its late failure must not become an unhandled rejection.
+  done.catch(() => undefined);
   try {
     return await Promise.race([
-      work,
+      done,
       new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`no answer from the group coordinator in ${timeoutMs} ms`)),
@@ -92,4 +87,23 @@ export async function evictPredecessors(
     clearTimeout(timer);
     await cluster.disconnect().catch(() => undefined);
   }
+}
+
+/**
+ * Sends LeaveGroup for every member of `groupId` whose client id is `replicaClientId` and returns
+ * their member ids. Best effort within `timeoutMs`: on any failure the caller joins anyway and the
+ * broker's session timeout frees the partitions as before.
+ */
+export async function evictPredecessors(
+  kafka: Kafka,
+  groupId: string,
+  replicaClientId: string,
+  timeoutMs: number,
+): Promise<string[]> {
+  return withGroupCoordinator(kafka, groupId, timeoutMs, async (coordinator) => {
+    const { groups } = await coordinator.describeGroups({ groupIds: [groupId] });
+    const evicted = predecessorsOf(groups[0]?.members ?? [], replicaClientId);
+    for (const memberId of evicted) await coordinator.leaveGroup({ groupId, memberId });
+    return evicted;
+  });
 }
