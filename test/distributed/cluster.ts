@@ -33,6 +33,8 @@ export function assertBuilt(): void {
 export interface ServiceProcess {
   service: Service;
   port: number;
+  /** The environment given to this process over the cluster's (a restart gives it again). */
+  env: Record<string, string>;
   child: ChildProcess;
   output(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -87,6 +89,7 @@ export class Cluster {
     const proc: ServiceProcess = {
       service,
       port: chosen,
+      env,
       child,
       output: () => out,
       exited,

@@ -244,11 +244,12 @@ export function useDistributedCluster(transport: TransportUnderTest): () => Dist
       ...transport.env,
     });
     // The first ledger creates the event store and read-model tables; everything else starts after it.
-    await cluster.start('ledger');
+    // Replicas of one service have names of their own, as pods do (INSTANCE_ID; a restart keeps it).
+    await cluster.start('ledger', undefined, { INSTANCE_ID: 'ledger-a' });
     const others = await Promise.all([
-      cluster.start('ledger'),
-      cluster.start('callback-dispatcher'),
-      cluster.start('callback-dispatcher'),
+      cluster.start('ledger', undefined, { INSTANCE_ID: 'ledger-b' }),
+      cluster.start('callback-dispatcher', undefined, { INSTANCE_ID: 'dispatcher-a' }),
+      cluster.start('callback-dispatcher', undefined, { INSTANCE_ID: 'dispatcher-b' }),
       cluster.start('gateway-api'),
       cluster.start('panel-api'),
       cluster.start('webhook-ingest'),

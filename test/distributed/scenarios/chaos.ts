@@ -109,8 +109,8 @@ export function registerChaos(fixture: () => DistributedFixture): void {
     await sleep(1_000);
     // Restarted on the same ports, as an orchestrator would.
     await Promise.all([
-      cluster.start('ledger', ledgerVictim.port),
-      cluster.start('callback-dispatcher', dispatcherVictim.port),
+      cluster.start('ledger', ledgerVictim.port, ledgerVictim.env),
+      cluster.start('callback-dispatcher', dispatcherVictim.port, dispatcherVictim.env),
     ]);
     await Promise.all(lanes);
 
