@@ -20,7 +20,7 @@ export function registerReadYourWrites(fixture: () => DistributedFixture): void 
         { transactionId: externalId, amount: 40 + round, username: 'zeynep' },
         merchantHeaders,
       );
-      expect([round, created.status]).toEqual([round, 200]);
+      expect([round, created.status, created.status === 200 ? null : created.body]).toEqual([round, 200, null]);
       const data = created.body.data as { paymentUrl: string; id: number };
       const page = await fetch(data.paymentUrl);
       await page.arrayBuffer();
