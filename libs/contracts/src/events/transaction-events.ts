@@ -21,6 +21,10 @@ const CustomerSchema = z.object({
   username: z.string().optional(),
   userId: z.string().optional(),
   senderName: z.string().optional(),
+  /** Optional contact and identity fields some forms send (screened against blocklists). */
+  nationalId: z.string().optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
 });
 
 const OriginSchema = z.object({

@@ -15,6 +15,9 @@ import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import { answerClaimed, repeatOrRefusal } from './request-rules.js';
+import { flaggedEvent } from '../decisions/screen-request.decide.js';
+import { RiskIndex } from '../risk/risk-index.js';
+import { refuseByRisk } from '../risk/risk-refusal.js';
 
 /** A deposit request: load its context, decide (decideRequestDeposit), claim a new stream with no_stream. */
 @CommandHandler(RequestDepositCommand)
@@ -22,6 +25,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
   constructor(
     private readonly repository: LedgerRepository,
     private readonly accounts: ReceivingAccountSelector,
+    private readonly risk: RiskIndex,
     @Inject(LEDGER_SETTINGS) private readonly settings: LedgerSettings,
   ) {}
 
@@ -35,26 +39,53 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       input.amountKurus,
       input.preferredBankCode,
     );
+    const nowMs = Date.now();
     const event = decideRequestDeposit(input, {
       transactionId,
       merchant,
       account,
       number,
-      nowMs: Date.now(),
+      nowMs,
       depositTtlMs: this.settings.depositTtlMs,
       paymentToken: newPaymentToken(),
     });
     if (event instanceof DomainError) {
       return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, event);
     }
+    // Risk rules from memory (RiskIndex): refused (recorded, answered risk_refused) or flagged (the
+    // hit follows the request event in the transaction's stream).
+    const screened = {
+      kind: 'deposit' as const,
+      merchantId: input.merchantId,
+      infrastructureId: input.infrastructureId,
+      amountKurus: input.amountKurus,
+      customer: input.customer,
+      ip: input.actor.ip,
+    };
+    const screening = await this.risk.screen(screened, nowMs);
+    const origin = {
+      transactionId,
+      merchantId: input.merchantId,
+      externalId: input.externalId,
+      kind: 'deposit' as const,
+    };
+    if (screening.action === 'refuse') {
+      return refuseByRisk(
+        this.repository,
+        { ...origin, fingerprint: input.requestFingerprint, actor: input.actor },
+        screening.hits,
+      );
+    }
     const request = {
       streamId: STREAMS.transaction(transactionId),
       expectedVersion: 'no_stream' as const,
-      events: [event],
+      events: screening.action === 'flag' ? [event, flaggedEvent(origin, screening)] : [event],
     };
     const deposit = { transactionId, bankAccountId: account!.bankAccountId, day, amountKurus: input.amountKurus };
     try {
-      return await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
+      const view = await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
+      this.risk.noteAccepted(screened, nowMs);
+      return view;
     } catch (error) {
       const guidTaken = isOperationGuidTaken(error);
       if (!guidTaken && !(error instanceof WrongExpectedVersionError)) throw error;

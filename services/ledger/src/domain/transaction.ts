@@ -105,6 +105,9 @@ function evolveValidated(
     case 'WebhookAmountMismatched':
       // History only: the operator decides what the differing amount means.
       break;
+    case 'RiskRuleHit':
+      // History only: a risk rule flagged the request (its badge is the history's).
+      break;
     default:
       throw new Error(`unknown transaction event ${event.type}`);
   }

@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   'reconciliation.import': 'Import bank statements of receiving accounts',
   'reconciliation.decide': 'Match statement lines to deposits (also needs transactions.approve) or dismiss them',
   'reconciliation.manage': 'Turn automatic approval of strong statement matches on or off per infrastructure',
+  'risk.view': 'See risk rules (blocklists, velocity limits) and blocklist entries',
+  'risk.manage': 'Create and change risk rules; import and remove blocklist entries',
   'secrets.view': 'See request signatures and hashes (SecurityKey, hash, signature) in histories and callback logs',
 } as const;
 
