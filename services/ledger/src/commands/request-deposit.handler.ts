@@ -14,7 +14,7 @@ import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
-import { answerClaimed, repeatOrRefusal } from './request-rules.js';
+import { answerClaimed, repeatOrRefusal, viewAfterRequest } from './request-rules.js';
 import { flaggedEvent } from '../decisions/screen-request.decide.js';
 import { RiskIndex } from '../risk/risk-index.js';
 import { refuseByRisk } from '../risk/risk-refusal.js';
@@ -83,7 +83,15 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
     };
     const deposit = { transactionId, bankAccountId: account!.bankAccountId, day, amountKurus: input.amountKurus };
     try {
-      const view = await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
+      // A flagged deposit (rare) takes the ordinary append, answered once projected: the row written
+      // alongside is a new transaction's with its request event only.
+      let view: TransactionView;
+      if (screening.action === 'flag') {
+        await this.repository.append([request], input.actor, operationGuidKey(input));
+        view = viewAfterRequest(event);
+      } else {
+        view = await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
+      }
       this.risk.noteAccepted(screened, nowMs);
       return view;
     } catch (error) {
