@@ -6,6 +6,8 @@ import { ADMIN, CLERK, riskBootstrap } from './risk-fixture.js';
 
 const METRICS_TOKEN = 'metrics-token-for-risk-tests-0123456789';
 const OTHER_IBAN = 'TR930006200000000006295317';
+const ACTIONS = ['refuse', 'hold', 'flag'] as const;
+type Action = (typeof ACTIONS)[number];
 
 /**
  * Risk rules over real HTTP on PostgreSQL: rules configured through the panel API, requests through
@@ -49,7 +51,7 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
     call('POST', '/withdraws/withdraw-request', infraFields(id, 90, { CustomerFullName: 'Ali Veli', ...extra }));
 
   /** A rule through the panel; switched off again by `off`. */
-  async function rule(check: Record<string, unknown>, action: 'refuse' | 'flag', entries?: string) {
+  async function rule(check: Record<string, unknown>, action: Action, entries?: string) {
     const name = `rule ${tag()}`;
     const definition = { name, scope: { level: 'merchant', id: merchantId }, check, action };
     const saved = await panel.post('/api/panel/risk/rules/save', definition, admin);
@@ -71,17 +73,6 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
   afterEach(async () => {
     for (const off of switchOff.splice(0)) await off();
   });
-
-  async function uuidOf(externalId: string): Promise<string> {
-    const res = await call(
-      'POST',
-      `/status/${externalId}`,
-      {},
-      { 'x-api-key': KEYS.h2h.apiKey, 'x-api-secret': KEYS.h2h.apiSecret },
-    );
-    expect(res.status).toBe(201);
-    return String(res.body.uuid);
-  }
 
   async function lastRefusal() {
     const events = await app.store.readStream(`risk-refusals-${merchantId}`);
@@ -109,6 +100,40 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       action: 'refuse',
       hits: [{ ruleId: r.ruleId, version: expect.any(Number), action: 'refuse' }],
     });
+  }
+
+  /**
+   * A held or flagged request is taken (the form's success status), its hit (rule, version, action)
+   * follows its request event in its stream, and a hold leaves it `held` (the risk queue).
+   */
+  async function expectLetIn(
+    action: 'hold' | 'flag',
+    res: { status: number },
+    r: { ruleId: string },
+    externalId: string,
+  ) {
+    expect([200, 201]).toContain(res.status);
+    const { rows } = await app.db.query<{ id: string; state: string }>(
+      `select transaction_id::text as id, state from rm_transactions where external_id = $1`,
+      [externalId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.state === 'held').toBe(action === 'hold');
+    expect(await flagsOf(rows[0]!.id)).toEqual([
+      expect.objectContaining({ action, hits: [{ ruleId: r.ruleId, version: expect.any(Number), action }] }),
+    ]);
+  }
+
+  /** Refused, held or flagged as the rule says. */
+  async function expectScreened(
+    action: Action,
+    res: Awaited<ReturnType<typeof call>>,
+    refusalShape: Record<string, unknown>,
+    r: { ruleId: string; name: string },
+    externalId: string,
+  ) {
+    if (action === 'refuse') await expectRefused(res, refusalShape, r, externalId);
+    else await expectLetIn(action, res, r, externalId);
   }
 
   beforeAll(async () => {
@@ -148,66 +173,49 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       await f.off();
     });
 
-    it.each(['refuse', 'flag'] as const)('a user-id list (%s) screens H2H deposits by user_id', async (action) => {
+    it.each(ACTIONS)('a user-id list (%s) screens H2H deposits by user_id', async (action) => {
       const user = `u-${tag()}`;
       const r = await rule({ kind: 'blocklist', field: 'userId' }, action, `${user},bonus abuse`);
       const id = `UID-${tag()}`;
       const res = await h2hDeposit(id, 250, { user_id: user });
-      if (action === 'refuse') await expectRefused(res, { status: false }, r, id);
-      else {
-        expect(res.status).toBe(201);
-        expect(await flagsOf(await uuidOf(id))).toHaveLength(1);
-      }
+      await expectScreened(action, res, { status: false }, r, id);
       expect((await h2hDeposit(`UID-${tag()}`, 250, { user_id: `${user}-other` })).status).toBe(201);
       await r.off();
     });
 
-    it.each(['refuse', 'flag'] as const)('a username list (%s) screens Infrastructure API deposits', async (action) => {
+    it.each(ACTIONS)('a username list (%s) screens Infrastructure API deposits', async (action) => {
       const username = `Mule${tag()}`;
       const r = await rule({ kind: 'blocklist', field: 'username' }, action, `${username.toUpperCase()},mule`);
       const id = `UN-${tag()}`;
       const res = await infraDeposit(id, { CustomerUsername: username });
-      if (action === 'refuse') await expectRefused(res, { success: false }, r, id);
-      else expect(res.status).toBe(200);
+      await expectScreened(action, res, { success: false }, r, id);
       await r.off();
     });
 
-    it.each(['refuse', 'flag'] as const)(
-      'an IBAN list (%s) screens withdrawals by their destination, in both forms',
-      async (action) => {
-        const r = await rule(
-          { kind: 'blocklist', field: 'iban' },
-          action,
-          `${OTHER_IBAN.replace(/(.{4})/g, '$1 ')},stolen`,
-        );
-        const infraId = `IB-${tag()}`;
-        const infra = await infraWithdrawal(infraId, { AccountNumber: OTHER_IBAN });
-        if (action === 'refuse') await expectRefused(infra, { Success: false }, r, infraId);
-        else expect(infra.status).toBe(200);
-        const h2hId = `IB-${tag()}`;
-        const h2h = await h2hWithdrawal(h2hId, 100, { iban: OTHER_IBAN });
-        if (action === 'refuse') await expectRefused(h2h, { status: false }, r, h2hId);
-        else {
-          expect(h2h.status).toBe(201);
-          expect(await flagsOf(await uuidOf(h2hId))).toHaveLength(1);
-        }
-        expect((await h2hWithdrawal(`IB-${tag()}`, 100, { iban: VALID_IBAN })).status).toBe(201);
-        await r.off();
-      },
-    );
+    it.each(ACTIONS)('an IBAN list (%s) screens withdrawals by their destination, in both forms', async (action) => {
+      const r = await rule(
+        { kind: 'blocklist', field: 'iban' },
+        action,
+        `${OTHER_IBAN.replace(/(.{4})/g, '$1 ')},stolen`,
+      );
+      const infraId = `IB-${tag()}`;
+      const infra = await infraWithdrawal(infraId, { AccountNumber: OTHER_IBAN });
+      await expectScreened(action, infra, { Success: false }, r, infraId);
+      const h2hId = `IB-${tag()}`;
+      const h2h = await h2hWithdrawal(h2hId, 100, { iban: OTHER_IBAN });
+      await expectScreened(action, h2h, { status: false }, r, h2hId);
+      expect((await h2hWithdrawal(`IB-${tag()}`, 100, { iban: VALID_IBAN })).status).toBe(201);
+      await r.off();
+    });
 
-    it.each(['refuse', 'flag'] as const)(
-      'an IP list (%s) screens by the caller address, CIDR included',
-      async (action) => {
-        const r = await rule({ kind: 'blocklist', field: 'ip' }, action, '127.0.0.0/8,test network');
-        const id = `IP-${tag()}`;
-        const res = await h2hDeposit(id, 300);
-        if (action === 'refuse') await expectRefused(res, { status: false }, r, id);
-        else expect(res.status).toBe(201);
-        await r.off();
-        expect((await h2hDeposit(`IP-${tag()}`, 300)).status).toBe(201);
-      },
-    );
+    it.each(ACTIONS)('an IP list (%s) screens by the caller address, CIDR included', async (action) => {
+      const r = await rule({ kind: 'blocklist', field: 'ip' }, action, '127.0.0.0/8,test network');
+      const id = `IP-${tag()}`;
+      const res = await h2hDeposit(id, 300);
+      await expectScreened(action, res, { status: false }, r, id);
+      await r.off();
+      expect((await h2hDeposit(`IP-${tag()}`, 300)).status).toBe(201);
+    });
 
     it('an expired entry no longer refuses', async () => {
       const user = `u-${tag()}`;
@@ -230,22 +238,14 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
   describe('velocity limits (per customer: user id, else normalised name)', () => {
     const expectTaken = (res: { status: number }) => expect([200, 201]).toContain(res.status);
 
-    async function screened(
-      action: 'refuse' | 'flag',
+    const screened = (
+      action: Action,
       r: { ruleId: string; name: string },
       id: string,
       res: Awaited<ReturnType<typeof call>>,
-    ) {
-      if (action === 'refuse') await expectRefused(res, { status: false }, r, id);
-      else {
-        expect(res.status).toBe(201);
-        expect(await flagsOf(await uuidOf(id))).toEqual([
-          expect.objectContaining({ hits: [expect.objectContaining({ ruleId: r.ruleId })] }),
-        ]);
-      }
-    }
+    ) => expectScreened(action, res, { status: false }, r, id);
 
-    it.each(['refuse', 'flag'] as const)('deposits per hour (%s): the third of a limit of two', async (action) => {
+    it.each(ACTIONS)('deposits per hour (%s): the third of a limit of two', async (action) => {
       const user = `u-${tag()}`;
       const r = await rule({ kind: 'velocity', limit: 'depositsPerHour', value: '2' }, action);
       expectTaken(await h2hDeposit(`VH-${tag()}`, 100, { user_id: user }));
@@ -256,7 +256,7 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       await r.off();
     });
 
-    it.each(['refuse', 'flag'] as const)('deposits per day (%s)', async (action) => {
+    it.each(ACTIONS)('deposits per day (%s)', async (action) => {
       const user = `u-${tag()}`;
       const r = await rule({ kind: 'velocity', limit: 'depositsPerDay', value: '1' }, action);
       expectTaken(await h2hDeposit(`VD-${tag()}`, 100, { user_id: user }));
@@ -265,7 +265,7 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       await r.off();
     });
 
-    it.each(['refuse', 'flag'] as const)('amount per day (%s): past 300.00 TRY', async (action) => {
+    it.each(ACTIONS)('amount per day (%s): past 300.00 TRY', async (action) => {
       const user = `u-${tag()}`;
       const r = await rule({ kind: 'velocity', limit: 'depositAmountPerDay', value: '30000' }, action);
       expectTaken(await h2hDeposit(`VA-${tag()}`, 200, { user_id: user }));
@@ -275,7 +275,7 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       await r.off();
     });
 
-    it.each(['refuse', 'flag'] as const)('first deposit cap (%s): a new customer above 100.00 TRY', async (action) => {
+    it.each(ACTIONS)('first deposit cap (%s): a new customer above 100.00 TRY', async (action) => {
       const user = `u-${tag()}`;
       const r = await rule({ kind: 'velocity', limit: 'firstDeposit', value: '10000' }, action);
       const id = `VF-${tag()}`;
@@ -286,7 +286,7 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       await r.off();
     });
 
-    it.each(['refuse', 'flag'] as const)('withdrawals per day (%s)', async (action) => {
+    it.each(ACTIONS)('withdrawals per day (%s)', async (action) => {
       const user = `u-${tag()}`;
       const r = await rule({ kind: 'velocity', limit: 'withdrawalsPerDay', value: '1' }, action);
       expectTaken(await h2hWithdrawal(`VW-${tag()}`, 50, { user_id: user }));
@@ -295,7 +295,7 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       await r.off();
     });
 
-    it.each(['refuse', 'flag'] as const)('a withdrawal within 30 minutes of a deposit (%s)', async (action) => {
+    it.each(ACTIONS)('a withdrawal within 30 minutes of a deposit (%s)', async (action) => {
       const user = `u-${tag()}`;
       const r = await rule({ kind: 'velocity', limit: 'withdrawalAfterDeposit', value: '30' }, action);
       expectTaken(await h2hWithdrawal(`VX-${tag()}`, 50, { user_id: user }));
@@ -303,6 +303,62 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       const id = `VX-${tag()}`;
       await screened(action, r, id, await h2hWithdrawal(id, 50, { user_id: user }));
       await r.off();
+    });
+  });
+
+  describe('the risk queue', () => {
+    const h2hStatus = async (externalId: string) =>
+      (
+        await call(
+          'POST',
+          `/status/${externalId}`,
+          {},
+          { 'x-api-key': KEYS.h2h.apiKey, 'x-api-secret': KEYS.h2h.apiSecret },
+        )
+      ).body;
+
+    it('a held deposit answers held to /status, cannot be approved, and goes on once an operator releases it', async () => {
+      const user = `u-${tag()}`;
+      await rule({ kind: 'blocklist', field: 'userId' }, 'hold', `${user},review`);
+      const id = `HOLD-${tag()}`;
+      expect((await h2hDeposit(id, 250, { user_id: user })).status).toBe(201);
+      const held = await h2hStatus(id);
+      expect(held).toMatchObject({ status: 'held', type: 'deposit' });
+      const approve = await panel.post('/api/panel/deposit/approve', { id: held.uuid }, admin);
+      expect(approve).toMatchObject({ status: 422, body: { errorCode: 'invalid_state_transition' } });
+      // An operator (risk.review) releases it; the release is in its history with who did it.
+      const clerk = (await panel.login(CLERK.username, CLERK.password)).accessToken;
+      const released = await panel.post('/api/panel/deposit/release', { id: held.uuid }, clerk);
+      expect(released).toMatchObject({ status: 201, body: { state: 'awaiting_payment' } });
+      expect(await h2hStatus(id)).toMatchObject({ status: 'awaiting_payment' });
+      const again = await panel.post('/api/panel/deposit/release', { id: held.uuid }, admin);
+      expect(again).toMatchObject({ status: 422, body: { errorCode: 'invalid_state_transition' } });
+      const events = await app.store.readStream(`txn-${String(held.uuid)}`);
+      expect(events.map((e) => e.type)).toEqual(['DepositRequested', 'RiskRuleHit', 'RiskHoldReleased']);
+      expect(events[2]!.metadata).toMatchObject({ source: 'panel' });
+      expect((await panel.post('/api/panel/deposit/approve', { id: held.uuid }, admin)).body).toMatchObject({
+        state: 'approved',
+      });
+    });
+
+    it('a held withdrawal keeps its reservation until an operator rejects it; releasing needs risk.review', async () => {
+      const iban = OTHER_IBAN;
+      await rule({ kind: 'blocklist', field: 'iban' }, 'hold', `${iban},review`);
+      const id = `HOLDW-${tag()}`;
+      expect((await h2hWithdrawal(id, 75, { iban })).status).toBe(201);
+      const held = await h2hStatus(id);
+      expect(held).toMatchObject({ status: 'held', type: 'withdrawal' });
+      const assign = await panel.post('/api/panel/withdrawal/assign', { id: held.uuid }, admin);
+      expect(assign).toMatchObject({ status: 422, body: { errorCode: 'invalid_state_transition' } });
+      const rejected = await panel.post(
+        '/api/panel/withdrawal/reject',
+        { id: held.uuid, reason: 'mule account' },
+        admin,
+      );
+      expect(rejected).toMatchObject({ status: 201, body: { state: 'rejected' } });
+      const events = await app.store.readStream(`merchant-ledger-${merchantId}`);
+      const ofThis = events.filter((e) => (e.data as { transactionId?: string }).transactionId === held.uuid);
+      expect(ofThis.map((e) => e.type)).toEqual(['TransfersReserved', 'ReservationVoided']);
     });
   });
 

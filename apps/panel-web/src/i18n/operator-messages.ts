@@ -69,7 +69,8 @@ const en = {
       TransactionRejected: 'Rejected',
       TransactionExpired: 'Expired',
       WebhookAmountMismatched: 'Webhook with a different amount',
-      RiskRuleHit: 'Flagged by a risk rule',
+      RiskRuleHit: 'Risk rule hit (held or flagged)',
+      RiskHoldReleased: 'Released from the risk queue',
     },
     sources: {
       panel: 'panel',
@@ -226,7 +227,8 @@ const tr: typeof en = {
       TransactionRejected: 'Reddedildi',
       TransactionExpired: 'Süresi doldu',
       WebhookAmountMismatched: 'Farklı tutarlı banka bildirimi',
-      RiskRuleHit: 'Risk kuralı işaretledi',
+      RiskRuleHit: 'Risk kuralına takıldı (bekletildi ya da işaretlendi)',
+      RiskHoldReleased: 'Risk kuyruğundan serbest bırakıldı',
     },
     sources: {
       panel: 'panel',

@@ -50,6 +50,7 @@ export const EVENT_CATALOG = {
   BlocklistEntriesAdded: { version: 1, schema: risk.BlocklistEntriesAddedV1 },
   BlocklistEntriesRemoved: { version: 1, schema: risk.BlocklistEntriesRemovedV1 },
   RiskRuleHit: { version: 1, schema: risk.RiskRuleHitV1 },
+  RiskHoldReleased: { version: 1, schema: risk.RiskHoldReleasedV1 },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;

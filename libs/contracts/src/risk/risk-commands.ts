@@ -1,5 +1,5 @@
 import { Command, Query } from '@nestjs/cqrs';
-import type { ActorRef } from '../commands/transaction-commands.js';
+import type { ActorRef, TransactionView } from '../commands/transaction-commands.js';
 import type { BlocklistEntry, RiskRule } from './risk-events.js';
 
 /** A rule as the ledger's index holds it, with its blocklist's size. */
@@ -40,6 +40,13 @@ export class RemoveBlocklistEntriesCommand extends Command<RiskRuleResult & { re
     readonly values: string[],
     readonly actor: ActorRef,
   ) {
+    super();
+  }
+}
+
+/** Releases a transaction a risk rule holds: it goes on from where it started. */
+export class ReleaseRiskHoldCommand extends Command<TransactionView> {
+  constructor(readonly input: { transactionId: string; actor: ActorRef }) {
     super();
   }
 }

@@ -17,7 +17,8 @@ export const MAX_BLOCKLIST_IMPORT_ROWS = 100_000;
 export const MAX_BLOCKLIST_VALUE_LENGTH = 200;
 export const MAX_RISK_REASON_LENGTH = 500;
 
-export const RISK_ACTIONS = ['refuse', 'flag'] as const;
+/** What a hit does: refuse the request, hold it for an operator (state `held`), or flag it (a badge). */
+export const RISK_ACTIONS = ['refuse', 'hold', 'flag'] as const;
 export type RiskAction = (typeof RISK_ACTIONS)[number];
 
 export const RISK_SCOPE_LEVELS = ['global', 'infrastructure', 'merchant'] as const;
@@ -89,9 +90,15 @@ export const BlocklistEntriesRemovedV1 = z.object({
 export const RiskHitSchema = z.object({ ruleId: z.string(), version: z.number().int(), action: z.enum(RISK_ACTIONS) });
 export type RiskHit = z.infer<typeof RiskHitSchema>;
 
+/** An operator released a held transaction: it goes on from where it started (awaiting payment, pending). */
+export const RiskHoldReleasedV1 = z.object({
+  transactionId: z.uuid(),
+  by: z.object({ operatorId: z.string().optional(), source: z.string() }),
+});
+
 /**
- * Rules a request hit. A flagged request's hits are in its transaction's stream, after its request
- * event; a refused request has no transaction, so its hits are in `risk-refusals-<merchant>`.
+ * Rules a request hit. A held or flagged request's hits are in its transaction's stream, after its
+ * request event (a hold puts the transaction in state `held`); a refused request has no transaction, so its hits are in `risk-refusals-<merchant>`.
  */
 export const RiskRuleHitV1 = z.object({
   transactionId: z.uuid(),

@@ -14,8 +14,9 @@ import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
-import { answerClaimed, repeatOrRefusal, viewAfterRequest } from './request-rules.js';
-import { flaggedEvent } from '../decisions/screen-request.decide.js';
+import { answerClaimed, repeatOrRefusal } from './request-rules.js';
+import { evolveWithAppended } from '../domain/transaction.js';
+import { screenedEvent } from '../decisions/screen-request.decide.js';
 import { RiskIndex } from '../risk/risk-index.js';
 import { refuseByRisk } from '../risk/risk-refusal.js';
 
@@ -52,8 +53,8 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
     if (event instanceof DomainError) {
       return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, event);
     }
-    // Risk rules from memory (RiskIndex): refused (recorded, answered risk_refused) or flagged (the
-    // hit follows the request event in the transaction's stream).
+    // Risk rules from memory (RiskIndex): refused (recorded, answered risk_refused), or held or
+    // flagged (the hit follows the request event in the transaction's stream).
     const screened = {
       kind: 'deposit' as const,
       merchantId: input.merchantId,
@@ -79,16 +80,16 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
     const request = {
       streamId: STREAMS.transaction(transactionId),
       expectedVersion: 'no_stream' as const,
-      events: screening.action === 'flag' ? [event, flaggedEvent(origin, screening)] : [event],
+      events: screening.action ? [event, screenedEvent(origin, screening)] : [event],
     };
     const deposit = { transactionId, bankAccountId: account!.bankAccountId, day, amountKurus: input.amountKurus };
     try {
-      // A flagged deposit (rare) takes the ordinary append, answered once projected: the row written
-      // alongside is a new transaction's with its request event only.
+      // A held or flagged deposit (rare) takes the ordinary append, answered once projected: the row
+      // written alongside is a new transaction's with its request event only.
       let view: TransactionView;
-      if (screening.action === 'flag') {
+      if (screening.action) {
         await this.repository.append([request], input.actor, operationGuidKey(input));
-        view = viewAfterRequest(event);
+        view = evolveWithAppended(undefined, request.streamId, request.events).view;
       } else {
         view = await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
       }

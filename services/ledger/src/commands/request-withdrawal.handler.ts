@@ -17,8 +17,9 @@ import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import { MerchantRules } from './merchant-rules.js';
-import { answerClaimed, repeatOrRefusal, viewAfterRequest } from './request-rules.js';
-import { flaggedEvent } from '../decisions/screen-request.decide.js';
+import { answerClaimed, repeatOrRefusal } from './request-rules.js';
+import { evolveWithAppended } from '../domain/transaction.js';
+import { screenedEvent } from '../decisions/screen-request.decide.js';
 import { RiskIndex } from '../risk/risk-index.js';
 import { refuseByRisk } from '../risk/risk-refusal.js';
 
@@ -46,7 +47,8 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
     const refusedByRules = withdrawalRefusal(input, merchant, undefined);
     if (refusedByRules)
       return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, refusedByRules);
-    // Risk rules from memory, before anything is reserved: refused (recorded, risk_refused) or flagged.
+    // Risk rules from memory, before anything is reserved: refused (recorded, risk_refused), held
+    // (the reservation stays until an operator releases or rejects it) or flagged.
     const nowMs = Date.now();
     const screened = {
       kind: 'withdrawal' as const,
@@ -86,11 +88,11 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
         if (writes instanceof DomainError) {
           return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, writes);
         }
-        if (screening.action === 'flag') writes[0]!.events.push(flaggedEvent(origin, screening));
+        if (screening.action) writes[0]!.events.push(screenedEvent(origin, screening));
         try {
           await this.repository.append(writes, input.actor, guidKey);
           this.risk.noteAccepted(screened, nowMs);
-          return viewAfterRequest(writes[0]!.events[0]!);
+          return evolveWithAppended(undefined, writes[0]!.streamId, writes[0]!.events).view;
         } catch (error) {
           // The external id exists already (a repeat, or a concurrent request won the claim),
           // another request holds this OperationGuid (a repeat of this one holds it too: its first

@@ -106,6 +106,14 @@ describe('screenRequest: blocklists', () => {
     expect(actionOf(inactive, deposit())).toBeUndefined();
   });
 
+  it('holds when a hold rule hits and no refusal does; a flag alone only flags', () => {
+    const state = givenRule({ field: 'userId', values: ['u-7'] }, 'flag');
+    expect(screenRequest(deposit(), state, undefined, NOW).action).toBe('flag');
+    for (const [id, rule] of givenRule({ field: 'username', values: ['ayse7'] }, 'hold').rules)
+      state.rules.set(id, rule);
+    expect(screenRequest(deposit(), state, undefined, NOW)).toMatchObject({ action: 'hold', hits: [{}, {}] });
+  });
+
   it('records every hit with its rule version, refuse winning over flag', () => {
     const state = givenRule({ field: 'userId', values: ['u-7'] }, 'flag');
     for (const [id, rule] of givenRule({ field: 'username', values: ['ayse7'] }).rules) state.rules.set(id, rule);

@@ -26,11 +26,14 @@ export interface ScreenedRequest {
   ip?: string;
 }
 
-/** The hits, and what they mean together: refuse over flag; undefined action when nothing hit. */
+/** The hits, and what they mean together (refuse over hold over flag); undefined action when nothing hit. */
 export interface Screening {
   action: RiskAction | undefined;
   hits: RiskHit[];
 }
+
+/** Together, the strongest action wins: refuse, then hold, then flag. */
+const ACTION_WEIGHT: Record<RiskAction, number> = { flag: 1, hold: 2, refuse: 3 };
 
 export const NO_HITS: Screening = Object.freeze({ action: undefined, hits: [] }) as Screening;
 
@@ -57,7 +60,7 @@ export function screenRequest(
         : overLimit(rule.check.limit, BigInt(rule.check.value), request, activity, nowMs);
     if (!hit) continue;
     (hits ??= []).push({ ruleId: rule.ruleId, version: rule.version, action: rule.action });
-    if (rule.action === 'refuse' || action === undefined) action = rule.action;
+    if (action === undefined || ACTION_WEIGHT[rule.action] > ACTION_WEIGHT[action]) action = rule.action;
   }
   return hits ? { action, hits } : NO_HITS;
 }
@@ -143,8 +146,8 @@ function countSince(list: Array<{ atMs: number }> | undefined, sinceMs: number):
   return n;
 }
 
-/** The flag a screening leaves in the new transaction's stream, after its request event. */
-export function flaggedEvent(
+/** The hold or flag a screening leaves in the new transaction's stream, after its request event. */
+export function screenedEvent(
   request: { transactionId: string; merchantId: string; externalId: string; kind: 'deposit' | 'withdrawal' },
   screening: Screening,
 ): DomainEvent<'RiskRuleHit'> {
@@ -153,7 +156,7 @@ export function flaggedEvent(
     merchantId: request.merchantId,
     externalId: request.externalId,
     kind: request.kind,
-    action: 'flag',
+    action: screening.action === 'hold' ? 'hold' : 'flag',
     hits: screening.hits,
   });
 }

@@ -106,7 +106,11 @@ function evolveValidated(
       // History only: the operator decides what the differing amount means.
       break;
     case 'RiskRuleHit':
-      // History only: a risk rule flagged the request (its badge is the history's).
+      // A hold puts the transaction in the risk queue; a flag is history only (its badge).
+      if (parse('RiskRuleHit', event, validated).action === 'hold') view.state = 'held';
+      break;
+    case 'RiskHoldReleased':
+      view.state = view.type === 'deposit' ? 'awaiting_payment' : 'pending';
       break;
     default:
       throw new Error(`unknown transaction event ${event.type}`);
@@ -185,12 +189,14 @@ const MOVES: Record<string, readonly TransactionState[]> = {
   'deposit:report': ['awaiting_payment'],
   'deposit:approve': ['awaiting_payment', 'payment_reported'],
   'deposit:approve-expired': ['awaiting_payment', 'payment_reported', 'expired'],
-  'deposit:reject': ['awaiting_payment', 'payment_reported', 'expired'],
+  'deposit:reject': ['awaiting_payment', 'payment_reported', 'held', 'expired'],
+  'deposit:release': ['held'],
+  'withdrawal:release': ['held'],
   'deposit:expire': ['awaiting_payment', 'payment_reported'],
   'deposit:change-amount': ['awaiting_payment', 'payment_reported', 'expired'],
   'withdrawal:assign': ['pending', 'processing'],
   'withdrawal:approve': ['pending', 'processing'],
-  'withdrawal:reject': ['pending', 'processing'],
+  'withdrawal:reject': ['pending', 'processing', 'held'],
   'withdrawal:change-amount': ['pending', 'processing'],
   'deposit:assign': ['awaiting_payment', 'payment_reported', 'expired'],
 };

@@ -23,6 +23,7 @@ import type { RiskRulesState } from '../domain/risk-rules.js';
 import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { RiskIndex } from './risk-index.js';
+import { ReleaseRiskHoldHandler } from '../commands/release-risk-hold.handler.js';
 
 /** Entries one page of ListBlocklistEntriesQuery answers at most. */
 export const MAX_ENTRIES_PAGE = 500;
@@ -134,6 +135,7 @@ export class ListBlocklistEntriesHandler implements IQueryHandler<
 
 export const RISK_LEDGER_PROVIDERS = [
   RiskIndex,
+  ReleaseRiskHoldHandler,
   ConfigureRiskRuleHandler,
   AddBlocklistEntriesHandler,
   RemoveBlocklistEntriesHandler,
