@@ -217,6 +217,22 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       expect((await h2hDeposit(`IP-${tag()}`, 300)).status).toBe(201);
     });
 
+    it.each(ACTIONS)('national id, e-mail and phone lists (%s) screen H2H requests that send them', async (action) => {
+      const cases: Array<[string, string, Record<string, string>]> = [
+        ['tckn', '10000000146', { tckn: '10000000146' }],
+        ['email', 'Mule@Example.com', { email: 'mule@example.COM' }],
+        ['phone', '0532 123 45 67', { phone: '+90 (532) 123-4567' }],
+      ];
+      for (const [field, listed, sent] of cases) {
+        const r = await rule({ kind: 'blocklist', field }, action, `${listed},fraud`);
+        const id = `PII-${tag()}`;
+        await expectScreened(action, await h2hDeposit(id, 250, sent), { status: false }, r, id);
+        await r.off();
+        // Without the field, nothing to compare: taken.
+        expect((await h2hDeposit(`PII-${tag()}`, 250)).status).toBe(201);
+      }
+    });
+
     it('an expired entry no longer refuses', async () => {
       const user = `u-${tag()}`;
       const r = await rule({ kind: 'blocklist', field: 'userId' }, 'refuse', `${user},old,2020-01-01T00:00:00Z`);
