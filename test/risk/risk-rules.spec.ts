@@ -355,9 +355,15 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       expect((await panel.post('/api/panel/deposit/approve', { id: held.uuid }, admin)).body).toMatchObject({
         state: 'approved',
       });
+      // The audit log has the release with the transaction's number and who released it.
+      await app.settle();
+      const audit = await panel.get('/api/panel/audit?type=RiskHoldReleased', admin);
+      expect(audit.body.items).toContainEqual(
+        expect.objectContaining({ type: 'RiskHoldReleased', transactionNumber: held.id, username: CLERK.username }),
+      );
     });
 
-    it('a held withdrawal keeps its reservation until an operator rejects it; releasing needs risk.review', async () => {
+    it('a held withdrawal cannot be assigned and keeps its reservation until an operator rejects it', async () => {
       const iban = OTHER_IBAN;
       await rule({ kind: 'blocklist', field: 'iban' }, 'hold', `${iban},review`);
       const id = `HOLDW-${tag()}`;
@@ -396,6 +402,10 @@ describe('risk rules through the public API forms on PostgreSQL', () => {
       await r.off();
       const events = await app.store.readStream('risk-rules');
       const ofRule = events.filter((e) => (e.data as { ruleId: string }).ruleId === r.ruleId);
+      const audit = await panel.get('/api/panel/audit?type=RiskRuleConfigured,BlocklistEntriesAdded', admin);
+      expect(audit.body.items.filter((i: { after: { ruleId?: string } }) => i.after.ruleId === r.ruleId)).toHaveLength(
+        3,
+      );
       expect(ofRule.map((e) => [e.type, (e.data as { version: number }).version, e.metadata.source])).toEqual([
         ['RiskRuleConfigured', 1, 'panel'],
         ['BlocklistEntriesAdded', 2, 'panel'],
