@@ -58,6 +58,17 @@ describe('decideConfigureRiskRule', () => {
       check: { kind: 'velocity' as const, limit: 'depositsPerHour' as const, value: '0' },
     };
     expect(refusalOf(decideConfigureRiskRule(velocity, givenRules(), 'x')).errorCode).toBe('validation_failed');
+    // Counts the velocity memory cannot hold, and a look-back past its window, are refused too.
+    const tooMany = {
+      ...velocity,
+      check: { kind: 'velocity' as const, limit: 'depositsPerDay' as const, value: '501' },
+    };
+    expect(refusalOf(decideConfigureRiskRule(tooMany, givenRules(), 'x')).message).toMatch(/at most 500/);
+    const tooLong = {
+      ...velocity,
+      check: { kind: 'velocity' as const, limit: 'withdrawalAfterDeposit' as const, value: '1441' },
+    };
+    expect(refusalOf(decideConfigureRiskRule(tooLong, givenRules(), 'x')).message).toMatch(/at most 1440 minutes/);
     const listed = givenRules(
       nameList,
       domainEvent('BlocklistEntriesAdded', {

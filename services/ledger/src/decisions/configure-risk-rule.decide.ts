@@ -14,6 +14,7 @@ import {
 } from '@transfergate/contracts';
 import { holdsValue, type RiskRulesState } from '../domain/risk-rules.js';
 import { normaliseBlocklistValue } from '../risk/normalise.js';
+import { MAX_REQUESTS_PER_CUSTOMER, VELOCITY_WINDOW_MS } from '../risk/velocity-tracker.js';
 import type { PendingWrite } from '../persistence/ledger-repository.js';
 import type { Decided } from './decision.js';
 
@@ -43,8 +44,10 @@ export function decideConfigureRiskRule(
   if (input.ruleId && !current) return new DomainError('not_found', `no risk rule ${input.ruleId}`);
   if (!current && state.rules.size >= MAX_RISK_RULES)
     return new DomainError('validation_failed', `invalid request: at most ${MAX_RISK_RULES} risk rules`);
-  if (input.check.kind === 'velocity' && BigInt(input.check.value) <= 0n)
-    return new DomainError('validation_failed', 'invalid request: a velocity limit must be positive');
+  if (input.check.kind === 'velocity') {
+    const refusal = velocityValueRefusal(input.check.limit, BigInt(input.check.value));
+    if (refusal) return refusal;
+  }
   if (current && (current.entries.size > 0 || current.networks.size > 0)) {
     const was = current.rule.check;
     if (input.check.kind !== 'blocklist' || was.kind !== 'blocklist' || was.field !== input.check.field)
@@ -69,6 +72,23 @@ export function decideConfigureRiskRule(
     writes: [rulesWrite(state, [domainEvent('RiskRuleConfigured', next)])],
     result: { ruleId, version: next.version, changed: true },
   };
+}
+
+/** Count limits the velocity memory can count (it keeps MAX_REQUESTS_PER_CUSTOMER per customer). */
+const COUNT_LIMITS: ReadonlySet<string> = new Set(['depositsPerHour', 'depositsPerDay', 'withdrawalsPerDay']);
+/** The velocity memory's window, in minutes (a withdrawal-after-deposit limit looks no further back). */
+const WINDOW_MINUTES = VELOCITY_WINDOW_MS / 60_000;
+
+function velocityValueRefusal(limit: string, value: bigint): DomainError | undefined {
+  if (value <= 0n) return new DomainError('validation_failed', 'invalid request: a velocity limit must be positive');
+  if (COUNT_LIMITS.has(limit) && value > BigInt(MAX_REQUESTS_PER_CUSTOMER))
+    return new DomainError(
+      'validation_failed',
+      `invalid request: a count limit is at most ${MAX_REQUESTS_PER_CUSTOMER}`,
+    );
+  if (limit === 'withdrawalAfterDeposit' && value > BigInt(WINDOW_MINUTES))
+    return new DomainError('validation_failed', `invalid request: at most ${WINDOW_MINUTES} minutes`);
+  return undefined;
 }
 
 function sameRule(a: RiskRule, b: RiskRule): boolean {
