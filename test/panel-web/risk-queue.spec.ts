@@ -86,7 +86,8 @@ describe('the risk queue in the panel (PostgreSQL, Chromium)', () => {
     // Release and reject, never approve, while held; nothing wider than the phone.
     await expect(card.getByRole('button', { name: 'Onayla' }).count()).resolves.toBe(0);
     await card.getByRole('button', { name: 'Reddet' }).waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    // The page's own globals, typed here (the test's tsconfig has no DOM library).
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'risk-queue-phone-tr');
     await card.getByRole('button', { name: 'Serbest bırak' }).click();

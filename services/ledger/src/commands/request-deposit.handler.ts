@@ -63,7 +63,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       customer: input.customer,
       ip: input.actor.ip,
     };
-    const screening = await this.risk.screen(screened, nowMs);
+    const screening = this.risk.screenNow(screened, nowMs) ?? (await this.risk.screen(screened, nowMs));
     const origin = {
       transactionId,
       merchantId: input.merchantId,

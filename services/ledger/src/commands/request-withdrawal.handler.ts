@@ -59,7 +59,7 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
       iban,
       ip: input.actor.ip,
     };
-    const screening = await this.risk.screen(screened, nowMs);
+    const screening = this.risk.screenNow(screened, nowMs) ?? (await this.risk.screen(screened, nowMs));
     const origin = {
       transactionId,
       merchantId: input.merchantId,

@@ -121,12 +121,8 @@ function overLimit(
       return deposit && BigInt(countSince(activity?.deposits, nowMs - HOUR_MS)) >= value;
     case 'depositsPerDay':
       return deposit && BigInt(countSince(activity?.deposits, nowMs - DAY_MS)) >= value;
-    case 'depositAmountPerDay': {
-      if (!deposit) return false;
-      let sum = request.amountKurus;
-      for (const d of activity?.deposits ?? []) if (d.atMs > nowMs - DAY_MS) sum += d.amountKurus;
-      return sum > value;
-    }
+    case 'depositAmountPerDay':
+      return deposit && request.amountKurus + dayAmountKurus(activity, nowMs) > value;
     case 'firstDeposit':
       return deposit && !activity?.deposited && request.amountKurus > value;
     case 'withdrawalsPerDay':
@@ -140,10 +136,23 @@ function overLimit(
   }
 }
 
+/** Items newer than `sinceMs` of a list ordered by time (all of it when its oldest is, the usual case). */
 function countSince(list: Array<{ atMs: number }> | undefined, sinceMs: number): number {
+  if (!list || list.length === 0) return 0;
+  if (list[0]!.atMs > sinceMs) return list.length;
   let n = 0;
-  for (const item of list ?? []) if (item.atMs > sinceMs) n++;
+  for (let i = list.length - 1; i >= 0 && list[i]!.atMs > sinceMs; i--) n++;
   return n;
+}
+
+/** The customer's deposits of the last 24 hours, in kuruş (the kept sum when every kept one is that recent). */
+function dayAmountKurus(activity: CustomerActivity | undefined, nowMs: number): bigint {
+  if (!activity || activity.deposits.length === 0) return 0n;
+  const since = nowMs - DAY_MS;
+  if (activity.deposits[0]!.atMs > since) return activity.depositsKurus;
+  let sum = 0n;
+  for (const d of activity.deposits) if (d.atMs > since) sum += d.amountKurus;
+  return sum;
 }
 
 /** The hold or flag a screening leaves in the new transaction's stream, after its request event. */

@@ -47,7 +47,22 @@ export class RiskIndex implements OnApplicationShutdown {
     return this.state;
   }
 
-  /** Screens a request from memory (the first call of a process loads the index first). */
+  /**
+   * Screens a request from memory: synchronously once loaded (the deposit's hot path pays no await),
+   * else undefined, and the caller awaits `screenAfterLoad`.
+   */
+  screenNow(request: ScreenedRequest, nowMs: number): Screening | undefined {
+    if (!this.loaded) return undefined;
+    if (this.state.rules.size === 0) return NO_HITS;
+    return screenRequest(
+      request,
+      this.state,
+      this.tracker.activity(customerKey(request.merchantId, request.customer)),
+      nowMs,
+    );
+  }
+
+  /** The first screening of a process: loads the index first. */
   async screen(request: ScreenedRequest, nowMs: number): Promise<Screening> {
     if (!this.loaded) await this.ready();
     if (this.state.rules.size === 0) return NO_HITS;

@@ -11,6 +11,8 @@ export const VELOCITY_WINDOW_MS = 24 * 60 * 60_000;
 /** A customer's accepted requests inside the window, oldest first. */
 export interface CustomerActivity {
   deposits: Array<{ atMs: number; amountKurus: bigint }>;
+  /** The sum of `deposits`' amounts (kept with them, so a day's amount is not summed per request). */
+  depositsKurus: bigint;
   withdrawalsAtMs: number[];
   /** Whether a deposit of this customer was ever seen (the first-deposit cap). */
   deposited: boolean;
@@ -43,31 +45,41 @@ export class VelocityTracker {
   markDeposited(key: string): void {
     const activity = this.customers.get(key);
     if (activity) activity.deposited = true;
-    else this.customers.set(key, { deposits: [], withdrawalsAtMs: [], deposited: true });
+    else this.customers.set(key, { deposits: [], depositsKurus: 0n, withdrawalsAtMs: [], deposited: true });
+    this.evictPastBound();
   }
 
   note(key: string, kind: 'deposit' | 'withdrawal', atMs: number, amountKurus: bigint): void {
     let activity = this.customers.get(key);
     if (activity) this.customers.delete(key);
-    else activity = { deposits: [], withdrawalsAtMs: [], deposited: false };
+    else activity = { deposits: [], depositsKurus: 0n, withdrawalsAtMs: [], deposited: false };
     // Re-inserted: the map's order is the order customers were last seen in.
     this.customers.set(key, activity);
     const since = atMs - VELOCITY_WINDOW_MS;
     if (kind === 'deposit') {
       activity.deposited = true;
       insertByTime(activity.deposits, { atMs, amountKurus }, (d) => d.atMs);
-      while (activity.deposits.length > 0 && activity.deposits[0]!.atMs < since) activity.deposits.shift();
-      if (activity.deposits.length > MAX_REQUESTS_PER_CUSTOMER) activity.deposits.shift();
+      activity.depositsKurus += amountKurus;
+      while (
+        activity.deposits.length > MAX_REQUESTS_PER_CUSTOMER ||
+        (activity.deposits.length > 0 && activity.deposits[0]!.atMs < since)
+      ) {
+        activity.depositsKurus -= activity.deposits.shift()!.amountKurus;
+      }
     } else {
       insertByTime(activity.withdrawalsAtMs, atMs, (w) => w);
       while (activity.withdrawalsAtMs.length > 0 && activity.withdrawalsAtMs[0]! < since)
         activity.withdrawalsAtMs.shift();
       if (activity.withdrawalsAtMs.length > MAX_REQUESTS_PER_CUSTOMER) activity.withdrawalsAtMs.shift();
     }
-    if (this.customers.size > this.maxCustomers) {
-      const oldest = this.customers.keys().next().value;
-      if (oldest !== undefined) this.customers.delete(oldest);
-    }
+    this.evictPastBound();
+  }
+
+  /** Past MAX_TRACKED_CUSTOMERS, the customer seen longest ago is forgotten. */
+  private evictPastBound(): void {
+    if (this.customers.size <= this.maxCustomers) return;
+    const oldest = this.customers.keys().next().value;
+    if (oldest !== undefined) this.customers.delete(oldest);
   }
 }
 
