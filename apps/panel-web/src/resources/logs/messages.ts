@@ -159,7 +159,8 @@ export const en = {
         DepositRequested: '%{who} created deposit #%{number}',
         WithdrawalRequested: '%{who} created withdrawal #%{number}',
         ProviderSecretRevealed: '%{who} revealed the API secret of the provider with key %{apiKey}',
-        RiskRuleConfigured: '%{who} saved the risk rule “%{name}” (version %{version}, action %{action}, active: %{state})',
+        RiskRuleConfigured:
+          '%{who} saved the risk rule “%{name}” (version %{version}, action %{action}, active: %{state})',
         BlocklistEntriesAdded: '%{who} added %{count} entries to a blocklist (version %{version})',
         BlocklistEntriesRemoved: '%{who} removed %{count} entries from a blocklist (version %{version})',
         RiskHoldReleased: '%{who} released transaction #%{number} from the risk queue',
@@ -367,7 +368,8 @@ export const tr: typeof en = {
         DepositRequested: '%{who}, #%{number} numaralı yatırımı oluşturdu',
         WithdrawalRequested: '%{who}, #%{number} numaralı çekimi oluşturdu',
         ProviderSecretRevealed: '%{who}, %{apiKey} anahtarlı sağlayıcının API gizli anahtarını görüntüledi',
-        RiskRuleConfigured: '%{who}, “%{name}” risk kuralını kaydetti (sürüm %{version}, eylem %{action}, etkin: %{state})',
+        RiskRuleConfigured:
+          '%{who}, “%{name}” risk kuralını kaydetti (sürüm %{version}, eylem %{action}, etkin: %{state})',
         BlocklistEntriesAdded: '%{who}, bir kara listeye %{count} kayıt ekledi (sürüm %{version})',
         BlocklistEntriesRemoved: '%{who}, bir kara listeden %{count} kayıt çıkardı (sürüm %{version})',
         RiskHoldReleased: '%{who}, #%{number} numaralı işlemi risk kuyruğundan serbest bıraktı',
