@@ -9,6 +9,8 @@
 // BENCH_CPU_PROF (a path prefix): the main thread's CPU profile of each app's measured phase in
 // the final round, written to <prefix>.<app number>.cpuprofile (bench/cpu-profile-top.mjs reads it);
 // the floor's phases and the start-up are left out, so the shares are the app's own.
+// BENCH_RISK_RULES (app numbers, e.g. `2`): those apps get 20 risk rules and 100,000 blocklist
+// entries (bench/risk-rules.mjs) that no request hits, so one root can be compared with and without.
 // The builds share one process: a process-wide change (a promise hook, a V8 flag) cannot be
 // compared here; run bench/pg-profile.mjs of each checkout in turn instead.
 import { randomBytes } from 'node:crypto';
@@ -20,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { SCENARIOS, runLoad } from './load.mjs';
 import { startFloor } from './floor.mjs';
 import { BODY_LIMIT, BOOTSTRAP, appConfig } from './app-config.mjs';
+import { loadRiskRules } from './risk-rules.mjs';
 
 const ENGINE = process.env.BENCH_ENGINE || 'postgres';
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -31,6 +34,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const ROOTS = (process.env.BENCH_APP_ROOTS || '.').split(',').map((root) => resolve(root));
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const RISK_APPS = new Set((process.env.BENCH_RISK_RULES || '').split(',').filter(Boolean).map(Number));
 const suffix = randomBytes(3).toString('hex');
 const scratch = (name) => mkdtempSync(join(os.tmpdir(), `ab-${name}-`));
 
@@ -51,6 +55,11 @@ for (const [i, root] of ROOTS.entries()) {
   });
   const running = await allInOne.createApp(config, ENGINE === 'postgres' ? { schema: `ab_app${i}_${suffix}` } : {});
   await running.provision(allInOne.parseBootstrap(BOOTSTRAP, 'bench'));
+  if (RISK_APPS.has(i + 1)) {
+    const contracts = await import(pathToFileURL(join(root, 'libs/contracts/dist/index.js')).href);
+    const loaded = await loadRiskRules(running, contracts);
+    console.log(`#${i + 1}: ${loaded.rules} risk rules, ${loaded.entries} blocklist entries`);
+  }
   await running.app.listen({ port: 0, host: '127.0.0.1' });
   apps.push({
     name: `#${i + 1} ${root}`,

@@ -4,7 +4,8 @@
 // Answers IPC messages: {cmd: 'sample'} -> its CPU time, SQL statements run, GC pauses so far;
 // {cmd: 'close'} -> closes the server and exits. With BENCH_CPU_PROF (a file path) the app server
 // is profiled from its first request on (start-up and provisioning left out) and the profile
-// (.cpuprofile, for Chrome DevTools or bench/cpu-profile-top.mjs) is written there on close.
+// (.cpuprofile, for Chrome DevTools or bench/cpu-profile-top.mjs) is written there on close. With
+// BENCH_RISK_RULES set the app holds 20 risk rules and 100,000 blocklist entries first.
 import { randomBytes } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { mkdirSync } from 'node:fs';
@@ -126,6 +127,11 @@ if (kind === 'floor') {
   timePgliteStatements();
   const running = await allInOne.createApp(appConfig(allInOne, { dataDir, secretKey: randomBytes(32) }));
   await running.provision(allInOne.parseBootstrap(BOOTSTRAP, 'bench'));
+  if (process.env.BENCH_RISK_RULES) {
+    // 20 risk rules and 100,000 blocklist entries that no request hits (bench/risk-rules.mjs).
+    const { loadRiskRules } = await import('./risk-rules.mjs');
+    await loadRiskRules(running, await import('../libs/contracts/dist/index.js'));
+  }
   countStatements(running.db);
   store = running.store;
   await running.app.listen({ port: 0, host: '127.0.0.1' });

@@ -139,7 +139,8 @@ describe('OpenAPI document and API reference over HTTP', () => {
     const schema = resolve(body.content['application/json'].schema);
     expect(Object.keys(schema.properties).sort()).toEqual(
       // The contract's fields, plus our optional extensions (docs/integrators.md, "Optional fields
-      // beyond the contract"): the customer's bank and the customer fields the callback's metadata carries.
+      // beyond the contract"): the customer's bank, the customer fields the callback's metadata carries,
+      // and the fields risk blocklists compare (tckn, email, phone).
       [
         'amount',
         'apikey',
@@ -151,6 +152,9 @@ describe('OpenAPI document and API reference over HTTP', () => {
         'user_id',
         'username',
         'sender_name',
+        'tckn',
+        'email',
+        'phone',
       ].sort(),
     );
     expect([...schema.required].sort()).toEqual(['amount', 'apikey', 'fullname', 'hash', 'transaction_id']);

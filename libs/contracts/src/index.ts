@@ -11,3 +11,4 @@ export * from './openapi/index.js';
 export * from './panel/index.js';
 export * from './reconciliation/index.js';
 export * from './notices/index.js';
+export * from './risk/index.js';

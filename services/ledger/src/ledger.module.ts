@@ -43,6 +43,7 @@ import { GetApiSettingsHandler } from './queries/settings-api.handler.js';
 import { AuditLogHandler } from './queries/audit-log.handler.js';
 import { GetMerchantStatementHandler } from './queries/statement/statement.handler.js';
 import { RECONCILIATION_LEDGER_PROVIDERS } from './reconciliation/reconciliation.feature.js';
+import { RISK_LEDGER_PROVIDERS } from './risk/risk.handlers.js';
 
 /**
  * The ledger service: owns every aggregate and command handler, is the only writer of events, and
@@ -87,6 +88,7 @@ import { RECONCILIATION_LEDGER_PROVIDERS } from './reconciliation/reconciliation
     ...SETTINGS_LEDGER_PROVIDERS,
     GetApiSettingsHandler,
     ...RECONCILIATION_LEDGER_PROVIDERS,
+    ...RISK_LEDGER_PROVIDERS,
     DashboardHandler,
     AuditLogHandler,
     ...PANEL_TRANSACTION_QUERY_HANDLERS,

@@ -22,6 +22,7 @@ import { StatementsService } from './statements/statements.service.js';
 import { ReconciliationController } from './reconciliation/reconciliation.controller.js';
 import { ReconciliationService } from './reconciliation/reconciliation.service.js';
 import { StatementUploadParser } from './reconciliation/statement-upload.parser.js';
+import { RiskController } from './risk/risk.controller.js';
 
 /**
  * The operator side: auth (JWT + refresh rotation, 2FA), RBAC, back-office records and the
@@ -39,6 +40,7 @@ import { StatementUploadParser } from './reconciliation/statement-upload.parser.
     PanelDashboardController,
     StatementsController,
     ReconciliationController,
+    RiskController,
   ],
   providers: [
     OperatorDirectory,

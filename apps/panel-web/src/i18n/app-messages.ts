@@ -85,6 +85,7 @@ export const appEn = {
         expired: 'Expired',
         pending: 'Pending',
         processing: 'Processing',
+        held: 'Held for risk review',
       },
       action: {
         approve: 'Approve',
@@ -92,11 +93,13 @@ export const appEn = {
         assign: 'Assign',
         assign_to_me: 'Assign to me',
         edit_amount: 'Edit amount',
+        release: 'Release',
         details: 'Details',
       },
       dialog: {
         approve_title: 'Approve %{type} #%{number}?',
         reject_title: 'Reject %{type} #%{number}?',
+        release_title: 'Release %{type} #%{number} from the risk queue?',
         assign_title: 'Assign withdrawal #%{number}',
         amount_title: 'Change the amount of #%{number}',
         summary: '%{amount} for %{customer}',
@@ -109,6 +112,7 @@ export const appEn = {
       done: {
         approve: 'Transaction #%{number} approved',
         reject: 'Transaction #%{number} rejected',
+        release: 'Transaction #%{number} released',
         assign: 'Transaction #%{number} assigned',
         amount: 'Amount of #%{number} changed',
         resend: 'Callback queued for sending again',
@@ -219,6 +223,7 @@ export const appTr: typeof appEn = {
         expired: 'Süresi doldu',
         pending: 'Beklemede',
         processing: 'İşleniyor',
+        held: 'Risk incelemesinde',
       },
       action: {
         approve: 'Onayla',
@@ -226,11 +231,13 @@ export const appTr: typeof appEn = {
         assign: 'Ata',
         assign_to_me: 'Bana ata',
         edit_amount: 'Tutarı değiştir',
+        release: 'Serbest bırak',
         details: 'Ayrıntılar',
       },
       dialog: {
         approve_title: '%{type} #%{number} onaylansın mı?',
         reject_title: '%{type} #%{number} reddedilsin mi?',
+        release_title: '%{type} #%{number} risk kuyruğundan çıkarılsın mı?',
         assign_title: 'Çekim #%{number} ata',
         amount_title: '#%{number} tutarını değiştir',
         summary: '%{customer} için %{amount}',
@@ -243,6 +250,7 @@ export const appTr: typeof appEn = {
       done: {
         approve: 'İşlem #%{number} onaylandı',
         reject: 'İşlem #%{number} reddedildi',
+        release: 'İşlem #%{number} serbest bırakıldı',
         assign: 'İşlem #%{number} atandı',
         amount: '#%{number} tutarı değiştirildi',
         resend: 'Geri bildirim yeniden gönderim için sıraya alındı',

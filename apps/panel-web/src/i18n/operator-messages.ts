@@ -25,6 +25,7 @@ const en = {
       form_not_enabled: 'This API form is not enabled.',
       provider_disabled: 'The provider is disabled.',
       merchant_disabled: 'The merchant is disabled.',
+      risk_refused: 'A risk rule refused the request.',
       callback_url_mismatch: 'The callback URL differs from the registered one.',
       callback_url_refused: 'This callback URL is not allowed.',
       not_found: 'Not found.',
@@ -68,6 +69,8 @@ const en = {
       TransactionRejected: 'Rejected',
       TransactionExpired: 'Expired',
       WebhookAmountMismatched: 'Webhook with a different amount',
+      RiskRuleHit: 'Risk rule hit (held or flagged)',
+      RiskHoldReleased: 'Released from the risk queue',
     },
     sources: {
       panel: 'panel',
@@ -180,6 +183,7 @@ const tr: typeof en = {
       form_not_enabled: 'Bu API biçimi açık değil.',
       provider_disabled: 'Sağlayıcı pasif.',
       merchant_disabled: 'Bayi pasif.',
+      risk_refused: 'Bir risk kuralı isteği reddetti.',
       callback_url_mismatch: 'Geri bildirim adresi kayıtlı adresten farklı.',
       callback_url_refused: 'Bu geri bildirim adresine izin verilmiyor.',
       not_found: 'Bulunamadı.',
@@ -223,6 +227,8 @@ const tr: typeof en = {
       TransactionRejected: 'Reddedildi',
       TransactionExpired: 'Süresi doldu',
       WebhookAmountMismatched: 'Farklı tutarlı banka bildirimi',
+      RiskRuleHit: 'Risk kuralına takıldı (bekletildi ya da işaretlendi)',
+      RiskHoldReleased: 'Risk kuyruğundan serbest bırakıldı',
     },
     sources: {
       panel: 'panel',

@@ -27,6 +27,10 @@ export interface CustomerRef {
   userId?: string;
   /** Who sends the transfer, when the caller says it differs from fullName (H2H `sender_name`). */
   senderName?: string;
+  /** Sent by some forms only: compared with blocklists, never required. */
+  nationalId?: string;
+  email?: string;
+  phone?: string;
 }
 
 /** What the ledger answers for a created (or idempotently repeated) transaction. */

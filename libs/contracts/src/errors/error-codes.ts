@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   form_not_enabled: 403,
   provider_disabled: 403,
   merchant_disabled: 403,
+  /** A risk rule refused the request; the answer never says which rule or list. */
+  risk_refused: 403,
   /** A sandbox route called with a provider that is not a sandbox provider. */
   sandbox_only: 403,
   callback_url_mismatch: 400,

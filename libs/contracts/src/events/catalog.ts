@@ -4,6 +4,7 @@ import * as ledger from './ledger-events.js';
 import * as config from './config-events.js';
 import * as recon from '../reconciliation/events.js';
 import * as auth from './auth-events.js';
+import * as risk from '../risk/risk-events.js';
 
 /** Every event type with its current schema version and payload schema: the one catalogue. */
 export const EVENT_CATALOG = {
@@ -45,6 +46,11 @@ export const EVENT_CATALOG = {
   OperatorSignInFailed: { version: 1, schema: auth.OperatorSignInFailedV1 },
   OperatorSecondFactorVerified: { version: 1, schema: auth.OperatorSecondFactorVerifiedV1 },
   OperatorSecondFactorFailed: { version: 1, schema: auth.OperatorSecondFactorFailedV1 },
+  RiskRuleConfigured: { version: 1, schema: risk.RiskRuleConfiguredV1 },
+  BlocklistEntriesAdded: { version: 1, schema: risk.BlocklistEntriesAddedV1 },
+  BlocklistEntriesRemoved: { version: 1, schema: risk.BlocklistEntriesRemovedV1 },
+  RiskRuleHit: { version: 1, schema: risk.RiskRuleHitV1 },
+  RiskHoldReleased: { version: 1, schema: risk.RiskHoldReleasedV1 },
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -82,4 +88,8 @@ export const STREAMS = {
   reconciliationSettings: (infrastructureId: string) => `reconciliation-settings-${infrastructureId}`,
   /** Sign-ins of one operator; failed ones for names that are no operator share `signin-unknown`. */
   signIn: (operatorId: string | undefined) => `signin-${operatorId ?? 'unknown'}`,
+  /** Every risk rule change (RiskRuleConfigured, BlocklistEntriesAdded/Removed), in one stream. */
+  riskRules: () => 'risk-rules',
+  /** Hits of requests a risk rule refused (they have no transaction stream), per merchant. */
+  riskRefusals: (merchantId: string) => `risk-refusals-${merchantId}`,
 } as const;

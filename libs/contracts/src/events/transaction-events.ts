@@ -10,8 +10,16 @@ export const API_FORMS = ['merchant', 'h2h', 'infrastructure', 'panel'] as const
 export const ApiFormSchema = z.enum(API_FORMS);
 export type ApiForm = z.infer<typeof ApiFormSchema>;
 
-export const DEPOSIT_STATES = ['awaiting_payment', 'payment_reported', 'approved', 'rejected', 'expired'] as const;
-export const WITHDRAWAL_STATES = ['pending', 'processing', 'approved', 'rejected'] as const;
+/** `held`: a risk rule holds the transaction until an operator releases or rejects it. */
+export const DEPOSIT_STATES = [
+  'awaiting_payment',
+  'payment_reported',
+  'held',
+  'approved',
+  'rejected',
+  'expired',
+] as const;
+export const WITHDRAWAL_STATES = ['pending', 'processing', 'held', 'approved', 'rejected'] as const;
 export const TRANSACTION_STATES = [...new Set([...DEPOSIT_STATES, ...WITHDRAWAL_STATES])] as const;
 export type TransactionState = (typeof DEPOSIT_STATES)[number] | (typeof WITHDRAWAL_STATES)[number];
 export const FINAL_STATES: readonly TransactionState[] = ['approved', 'rejected'];
@@ -21,6 +29,10 @@ const CustomerSchema = z.object({
   username: z.string().optional(),
   userId: z.string().optional(),
   senderName: z.string().optional(),
+  /** Optional contact and identity fields some forms send (screened against blocklists). */
+  nationalId: z.string().optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
 });
 
 const OriginSchema = z.object({

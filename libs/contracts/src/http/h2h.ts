@@ -18,8 +18,18 @@ const H2H_CUSTOMER_SPELLINGS = {
   userId: ['user_id', 'userId', 'userID', 'UserId', 'UserID'],
   username: ['username', 'user_name', 'userName', 'UserName'],
   senderName: ['sender_name', 'senderName', 'SenderName'],
+  nationalId: ['tckn', 'national_id', 'nationalId'],
+  email: ['email'],
+  phone: ['phone'],
 } as const;
-const H2H_CUSTOMER_TEXT = { userId: idText, username: idText, senderName: nameText } as const;
+const H2H_CUSTOMER_TEXT = {
+  userId: idText,
+  username: idText,
+  senderName: nameText,
+  nationalId: idText,
+  email: nameText,
+  phone: idText,
+} as const;
 
 const customerShape = {
   user_id: idText.optional().describe('Your id of the customer; the callback sends it as metadata.userID.'),
@@ -27,15 +37,24 @@ const customerShape = {
   sender_name: nameText
     .optional()
     .describe('Who sends the transfer when it is not `fullname`; the callback sends it as metadata.senderName.'),
+  tckn: idText.optional().describe("The customer's national id (T.C. Kimlik No); compared with risk blocklists only."),
+  email: nameText.optional().describe("The customer's e-mail address; compared with risk blocklists only."),
+  phone: idText.optional().describe("The customer's phone number; compared with risk blocklists only."),
 };
 
-/** The customer fields of an H2H body, whichever spelling was used; absent ones are left out. */
-export function h2hCustomerFields(body: Record<string, unknown>): {
+/** The optional customer fields of an H2H body (h2hCustomerFields). */
+export interface H2hCustomerFields {
   userId?: string;
   username?: string;
   senderName?: string;
-} {
-  const out: { userId?: string; username?: string; senderName?: string } = {};
+  nationalId?: string;
+  email?: string;
+  phone?: string;
+}
+
+/** The customer fields of an H2H body, whichever spelling was used; absent ones are left out. */
+export function h2hCustomerFields(body: Record<string, unknown>): H2hCustomerFields {
+  const out: H2hCustomerFields = {};
   for (const field of Object.keys(H2H_CUSTOMER_SPELLINGS) as (keyof typeof H2H_CUSTOMER_SPELLINGS)[]) {
     const values = new Map<string, string>();
     for (const spelling of H2H_CUSTOMER_SPELLINGS[field]) {

@@ -287,7 +287,7 @@ export const COMPONENTS: ComponentEntry[] = [
       uuid: 'Internal transaction uuid.',
       transactionId: 'Your transaction id.',
       status:
-        'Deposit: awaiting_payment, payment_reported, approved, rejected, expired. Withdrawal: pending, processing, approved, rejected.',
+        'Deposit: awaiting_payment, payment_reported, held, approved, rejected, expired. Withdrawal: pending, processing, held, approved, rejected. held: a risk rule holds it for an operator (not final).',
       amount: 'Current amount in TRY.',
       originalAmount: 'Amount as first requested, in TRY (an operator may change the amount before a final state).',
       createdAt: 'ISO 8601 UTC.',

@@ -418,6 +418,7 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   form_not_enabled: "this provider's infrastructure uses the merchant API, not h2h",
   provider_disabled: 'provider is disabled',
   merchant_disabled: 'merchant is disabled',
+  risk_refused: 'the request was refused',
   sandbox_only:
     'this provider is not a sandbox provider: its transactions are decided by operators (an admin sets sandbox on test providers)',
   callback_url_mismatch: 'callback_url must equal the callback URL registered for this integration',

@@ -95,6 +95,17 @@ export class TransfergateMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * Risk rule hits by rule id and action, counted from the RiskRuleHit events this process appends
+   * (rule ids are bounded by the ledger's MAX_RISK_RULES, actions by the contract's list).
+   */
+  readonly riskHits = new Counter({
+    name: 'transfergate_risk_hits_total',
+    help: 'Risk rule hits (refused or flagged requests) by rule id and action',
+    labelNames: ['rule', 'action'] as const,
+    registers: [this.registry],
+  });
+
   readonly approvalLatency = new Histogram({
     name: 'transfergate_approval_latency_seconds',
     help: 'From the request event of a transaction to its approval event, by transaction type',

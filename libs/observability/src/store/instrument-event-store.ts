@@ -53,6 +53,7 @@ export function instrumentEventStore<S extends Appender>(store: S, metrics: Tran
           'events appended',
         );
       }
+      for (const event of write.events) if (event.type === 'RiskRuleHit') countRiskHits(metrics, event);
       if (write.streamId.startsWith(TRANSACTION_STREAM_PREFIX) && write.events.some(isApproval)) {
         void observeApproval(store.database, metrics, write.streamId).catch((error: unknown) =>
           logger.warn({ streamId: write.streamId, err: error }, 'approval latency not observed'),
@@ -66,6 +67,11 @@ export function instrumentEventStore<S extends Appender>(store: S, metrics: Tran
   store.append = async (streamId, events, expectedVersion) =>
     (await instrumented([{ streamId, events, expectedVersion }]))[0]!;
   return store;
+}
+
+function countRiskHits(metrics: TransfergateMetrics, event: NewEvent): void {
+  const hits = (event.data as { hits?: Array<{ ruleId: string; action: string }> }).hits ?? [];
+  for (const hit of hits) metrics.riskHits.inc({ rule: hit.ruleId, action: hit.action });
 }
 
 function isApproval(event: NewEvent): boolean {

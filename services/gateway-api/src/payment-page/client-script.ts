@@ -12,7 +12,7 @@ export const CLIENT_SCRIPT = `
   var root = document.getElementById('pp');
   if (!root) return;
   document.documentElement.classList.remove('nojs');
-  var VIEW = { awaiting_payment: 'pay', payment_reported: 'waiting', approved: 'approved', rejected: 'rejected', expired: 'expired' };
+  var VIEW = { awaiting_payment: 'pay', payment_reported: 'waiting', held: 'waiting', approved: 'approved', rejected: 'rejected', expired: 'expired' };
   var FINAL = { approved: true, rejected: true };
   var state = root.getAttribute('data-state');
   var statusUrl = root.getAttribute('data-status-url');

@@ -13,6 +13,8 @@ export type PageView = 'pay' | 'waiting' | 'approved' | 'rejected' | 'expired';
 export const PAGE_VIEW: Record<DepositState, PageView> = {
   awaiting_payment: 'pay',
   payment_reported: 'waiting',
+  // Held by a risk rule: no payment details until an operator releases it.
+  held: 'waiting',
   approved: 'approved',
   rejected: 'rejected',
   expired: 'expired',

@@ -1,5 +1,6 @@
 import {
   merchantCustomerName,
+  type H2hCustomerFields,
   type H2hDepositRequest,
   type H2hWithdrawalRequest,
   type InfrastructureDepositRequest,
@@ -21,7 +22,7 @@ export interface RequestSource {
   requestId: string;
 }
 
-type H2hCustomer = { userId?: string; username?: string; senderName?: string };
+type H2hCustomer = H2hCustomerFields;
 type MerchantDepositFields = Pick<
   MerchantDepositRequest,
   'transactionId' | 'amount' | 'name' | 'surname' | 'username' | 'callback' | 'bankCode'

@@ -15,6 +15,10 @@ import { newPaymentToken } from './payment-token.js';
 import { ReceivingAccountSelector } from './receiving-account.selector.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import { answerClaimed, repeatOrRefusal } from './request-rules.js';
+import { evolveWithAppended } from '../domain/transaction.js';
+import { screenedEvent } from '../decisions/screen-request.decide.js';
+import { RiskIndex } from '../risk/risk-index.js';
+import { refuseByRisk } from '../risk/risk-refusal.js';
 
 /** A deposit request: load its context, decide (decideRequestDeposit), claim a new stream with no_stream. */
 @CommandHandler(RequestDepositCommand)
@@ -22,6 +26,7 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
   constructor(
     private readonly repository: LedgerRepository,
     private readonly accounts: ReceivingAccountSelector,
+    private readonly risk: RiskIndex,
     @Inject(LEDGER_SETTINGS) private readonly settings: LedgerSettings,
   ) {}
 
@@ -35,26 +40,61 @@ export class RequestDepositHandler implements ICommandHandler<RequestDepositComm
       input.amountKurus,
       input.preferredBankCode,
     );
+    const nowMs = Date.now();
     const event = decideRequestDeposit(input, {
       transactionId,
       merchant,
       account,
       number,
-      nowMs: Date.now(),
+      nowMs,
       depositTtlMs: this.settings.depositTtlMs,
       paymentToken: newPaymentToken(),
     });
     if (event instanceof DomainError) {
       return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, event);
     }
+    // Risk rules from memory (RiskIndex): refused (recorded, answered risk_refused), or held or
+    // flagged (the hit follows the request event in the transaction's stream).
+    const screened = {
+      kind: 'deposit' as const,
+      merchantId: input.merchantId,
+      infrastructureId: input.infrastructureId,
+      amountKurus: input.amountKurus,
+      customer: input.customer,
+      ip: input.actor.ip,
+    };
+    const screening = this.risk.screenNow(screened, nowMs) ?? (await this.risk.screen(screened, nowMs));
+    const origin = {
+      transactionId,
+      merchantId: input.merchantId,
+      externalId: input.externalId,
+      kind: 'deposit' as const,
+    };
+    if (screening.action === 'refuse') {
+      return refuseByRisk(
+        this.repository,
+        { ...origin, fingerprint: input.requestFingerprint, actor: input.actor },
+        screening.hits,
+      );
+    }
     const request = {
       streamId: STREAMS.transaction(transactionId),
       expectedVersion: 'no_stream' as const,
-      events: [event],
+      events: screening.action ? [event, screenedEvent(origin, screening)] : [event],
     };
     const deposit = { transactionId, bankAccountId: account!.bankAccountId, day, amountKurus: input.amountKurus };
     try {
-      return await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
+      // A held or flagged deposit (rare) takes the ordinary append, answered once projected: the row
+      // written alongside is a new transaction's with its request event only.
+      let view: TransactionView;
+      if (screening.action) {
+        await this.repository.append([request], input.actor, operationGuidKey(input));
+        view = evolveWithAppended(undefined, request.streamId, request.events).view;
+      } else {
+        view = await this.repository.appendNewDeposit(request, input.actor, deposit, operationGuidKey(input));
+      }
+      this.risk.noteAccepted(screened, nowMs);
+      return view;
     } catch (error) {
       const guidTaken = isOperationGuidTaken(error);
       if (!guidTaken && !(error instanceof WrongExpectedVersionError)) throw error;

@@ -17,7 +17,11 @@ import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { isOperationGuidTaken, operationGuidKey } from '../persistence/operation-guid-guard.js';
 import { MerchantRules } from './merchant-rules.js';
-import { answerClaimed, repeatOrRefusal, viewAfterRequest } from './request-rules.js';
+import { answerClaimed, repeatOrRefusal } from './request-rules.js';
+import { evolveWithAppended } from '../domain/transaction.js';
+import { screenedEvent } from '../decisions/screen-request.decide.js';
+import { RiskIndex } from '../risk/risk-index.js';
+import { refuseByRisk } from '../risk/risk-refusal.js';
 
 /**
  * A withdrawal request: load the merchant's rules and balance, decide (decideRequestWithdrawal:
@@ -28,6 +32,7 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
   constructor(
     private readonly repository: LedgerRepository,
     private readonly rules: MerchantRules,
+    private readonly risk: RiskIndex,
   ) {}
 
   async execute({ input }: RequestWithdrawalCommand): Promise<TransactionView> {
@@ -42,6 +47,32 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
     const refusedByRules = withdrawalRefusal(input, merchant, undefined);
     if (refusedByRules)
       return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, refusedByRules);
+    // Risk rules from memory, before anything is reserved: refused (recorded, risk_refused), held
+    // (the reservation stays until an operator releases or rejects it) or flagged.
+    const nowMs = Date.now();
+    const screened = {
+      kind: 'withdrawal' as const,
+      merchantId: input.merchantId,
+      infrastructureId: input.infrastructureId,
+      amountKurus: input.amountKurus,
+      customer: input.customer,
+      iban,
+      ip: input.actor.ip,
+    };
+    const screening = this.risk.screenNow(screened, nowMs) ?? (await this.risk.screen(screened, nowMs));
+    const origin = {
+      transactionId,
+      merchantId: input.merchantId,
+      externalId: input.externalId,
+      kind: 'withdrawal' as const,
+    };
+    if (screening.action === 'refuse') {
+      return refuseByRisk(
+        this.repository,
+        { ...origin, fingerprint: input.requestFingerprint, actor: input.actor },
+        screening.hits,
+      );
+    }
     let number: number | undefined;
     const guidKey = operationGuidKey(input);
 
@@ -57,9 +88,11 @@ export class RequestWithdrawalHandler implements ICommandHandler<RequestWithdraw
         if (writes instanceof DomainError) {
           return repeatOrRefusal(this.repository, transactionId, input.requestFingerprint, writes);
         }
+        if (screening.action) writes[0]!.events.push(screenedEvent(origin, screening));
         try {
           await this.repository.append(writes, input.actor, guidKey);
-          return viewAfterRequest(writes[0]!.events[0]!);
+          this.risk.noteAccepted(screened, nowMs);
+          return evolveWithAppended(undefined, writes[0]!.streamId, writes[0]!.events).view;
         } catch (error) {
           // The external id exists already (a repeat, or a concurrent request won the claim),
           // another request holds this OperationGuid (a repeat of this one holds it too: its first

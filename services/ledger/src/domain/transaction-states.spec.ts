@@ -9,10 +9,11 @@ describe('isFinal', () => {
 });
 
 describe('daily volume of a receiving account', () => {
-  it('counts a deposit from its request through approval; rejected and expired give it back', () => {
+  it('counts a deposit from its request through approval (held by a risk rule too); rejected and expired give it back', () => {
     expect(DEPOSIT_STATES.filter(countsTowardDailyVolume)).toEqual([
       'awaiting_payment',
       'payment_reported',
+      'held',
       'approved',
     ]);
   });

@@ -105,6 +105,13 @@ function evolveValidated(
     case 'WebhookAmountMismatched':
       // History only: the operator decides what the differing amount means.
       break;
+    case 'RiskRuleHit':
+      // A hold puts the transaction in the risk queue; a flag is history only (its badge).
+      if (parse('RiskRuleHit', event, validated).action === 'hold') view.state = 'held';
+      break;
+    case 'RiskHoldReleased':
+      view.state = view.type === 'deposit' ? 'awaiting_payment' : 'pending';
+      break;
     default:
       throw new Error(`unknown transaction event ${event.type}`);
   }
@@ -182,12 +189,14 @@ const MOVES: Record<string, readonly TransactionState[]> = {
   'deposit:report': ['awaiting_payment'],
   'deposit:approve': ['awaiting_payment', 'payment_reported'],
   'deposit:approve-expired': ['awaiting_payment', 'payment_reported', 'expired'],
-  'deposit:reject': ['awaiting_payment', 'payment_reported', 'expired'],
+  'deposit:reject': ['awaiting_payment', 'payment_reported', 'held', 'expired'],
+  'deposit:release': ['held'],
+  'withdrawal:release': ['held'],
   'deposit:expire': ['awaiting_payment', 'payment_reported'],
   'deposit:change-amount': ['awaiting_payment', 'payment_reported', 'expired'],
   'withdrawal:assign': ['pending', 'processing'],
   'withdrawal:approve': ['pending', 'processing'],
-  'withdrawal:reject': ['pending', 'processing'],
+  'withdrawal:reject': ['pending', 'processing', 'held'],
   'withdrawal:change-amount': ['pending', 'processing'],
   'deposit:assign': ['awaiting_payment', 'payment_reported', 'expired'],
 };

@@ -33,6 +33,9 @@ export const PERMISSIONS = {
   'reconciliation.import': 'Import bank statements of receiving accounts',
   'reconciliation.decide': 'Match statement lines to deposits (also needs transactions.approve) or dismiss them',
   'reconciliation.manage': 'Turn automatic approval of strong statement matches on or off per infrastructure',
+  'risk.view': 'See risk rules (blocklists, velocity limits) and blocklist entries',
+  'risk.manage': 'Create and change risk rules; import and remove blocklist entries',
+  'risk.review': 'Release transactions a risk rule holds (rejecting them needs transactions.reject)',
   'secrets.view': 'See request signatures and hashes (SecurityKey, hash, signature) in histories and callback logs',
 } as const;
 
@@ -59,6 +62,7 @@ export const BUILT_IN_ROLES: Record<string, readonly Permission[]> = {
     'reconciliation.view',
     'reconciliation.import',
     'reconciliation.decide',
+    'risk.review',
   ],
   finance: [
     ...VIEW.filter((p) => p !== 'operators.view' && p !== 'roles.view'),

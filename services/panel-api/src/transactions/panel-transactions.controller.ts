@@ -71,6 +71,25 @@ export class PanelTransactionsController {
     return this.transactions.reject('deposit', parseBody(PanelRejectRequestSchema, body), operator);
   }
 
+  /** A deposit a risk rule holds, released (rejecting it is deposit/reject). */
+  @Post(both('deposit/release'))
+  @HttpCode(201)
+  @RequirePermission('risk.review')
+  async releaseDeposit(@Body() body: unknown, @CurrentOperator() operator: OperatorContext): Promise<PanelTransaction> {
+    return this.transactions.release('deposit', parseBody(PanelTransactionActionRequestSchema, body).id, operator);
+  }
+
+  /** A withdrawal a risk rule holds, released (rejecting it is withdrawal/reject). */
+  @Post(both('withdrawal/release'))
+  @HttpCode(201)
+  @RequirePermission('risk.review')
+  async releaseWithdrawal(
+    @Body() body: unknown,
+    @CurrentOperator() operator: OperatorContext,
+  ): Promise<PanelTransaction> {
+    return this.transactions.release('withdrawal', parseBody(PanelTransactionActionRequestSchema, body).id, operator);
+  }
+
   @Post(both('deposit/update-amount'))
   @HttpCode(201)
   @RequirePermission('transactions.update')

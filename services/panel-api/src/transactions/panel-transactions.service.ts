@@ -11,6 +11,7 @@ import {
   FindPanelTransactionQuery,
   ListPanelTransactionsQuery,
   RejectTransactionCommand,
+  ReleaseRiskHoldCommand,
   RequestDepositCommand,
   RequestWithdrawalCommand,
   type PanelAssignRequestSchema,
@@ -103,6 +104,12 @@ export class PanelTransactionsService {
         actor: actorOf(operator),
       }),
     );
+  }
+
+  /** A transaction a risk rule holds, released: it goes on from where it started (audited as its event). */
+  async release(kind: TransactionKind, ref: string, operator: OperatorContext): Promise<PanelTransaction> {
+    const view = await this.resolve(kind, ref);
+    return this.send(new ReleaseRiskHoldCommand({ transactionId: view.transactionId, actor: actorOf(operator) }));
   }
 
   /** Withdrawal assignment; the assignee defaults to the acting operator. */
@@ -262,7 +269,12 @@ export class PanelTransactionsService {
   }
 
   private async send(
-    command: ApproveTransactionCommand | RejectTransactionCommand | AssignTransactionCommand | ChangeAmountCommand,
+    command:
+      | ApproveTransactionCommand
+      | RejectTransactionCommand
+      | AssignTransactionCommand
+      | ChangeAmountCommand
+      | ReleaseRiskHoldCommand,
   ): Promise<PanelTransaction> {
     const view: TransactionView = await this.commands.execute(command);
     return toPanelTransaction(view);

@@ -35,6 +35,10 @@ export const AUDIT_TYPES = [
   'StatementLineMatched',
   'StatementLineDismissed',
   'ReconciliationSettingsConfigured',
+  'RiskRuleConfigured',
+  'BlocklistEntriesAdded',
+  'BlocklistEntriesRemoved',
+  'RiskHoldReleased',
 ] as const;
 
 /** Statement formats as operators know them (the reconciliation screen's names). */
@@ -169,6 +173,21 @@ export function auditSentence(entry: AuditEntry, translate: Translate, operatorN
         who,
         infrastructure: text(after.infrastructureId) ?? '?',
       });
+    case 'RiskRuleConfigured':
+      return translate(key, {
+        who,
+        name: text(after.name) ?? '?',
+        version: after.version ?? '?',
+        action: text(after.action) ?? '?',
+        state: translate(after.active ? 'ra.boolean.true' : 'ra.boolean.false'),
+      });
+    case 'BlocklistEntriesAdded':
+    case 'BlocklistEntriesRemoved': {
+      const listed = Array.isArray(after.entries) ? after.entries : after.values;
+      return translate(key, { who, count: Array.isArray(listed) ? listed.length : '?', version: after.version ?? '?' });
+    }
+    case 'RiskHoldReleased':
+      return translate(key, { who, number });
     default:
       break;
   }

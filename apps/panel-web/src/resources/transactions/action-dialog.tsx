@@ -42,7 +42,7 @@ export function ActionDialog(props: {
   /** What the operator must check before confirming (the approve dialog's account and reference). */
   details?: ReactNode;
   confirmLabel: string;
-  confirmColor?: 'primary' | 'success' | 'error';
+  confirmColor?: 'primary' | 'success' | 'error' | 'warning';
   field?: ActionDialogField;
   pending: boolean;
   onConfirm: (value: string) => void;

@@ -12,6 +12,7 @@ const STATE_COLORS: Record<string, 'default' | 'success' | 'error' | 'warning' |
   payment_reported: 'warning',
   pending: 'info',
   processing: 'warning',
+  held: 'error',
 };
 
 export function StateChip({ state }: { state: string }) {

@@ -11,10 +11,10 @@ import { ApproveChecks } from './approve-checks';
 import { explainLostRace } from './decision-race';
 import { useRecordChoices, useRecordName } from './record-names';
 import { REJECT_PRESETS } from './reject-presets';
-import { OPEN_STATES, type PanelTransaction } from './types';
+import { HELD_STATE, OPEN_STATES, type PanelTransaction } from './types';
 import { useSingleFlight } from './use-single-flight';
 
-type Action = 'approve' | 'reject' | 'assign' | 'amount';
+type Action = 'approve' | 'reject' | 'assign' | 'amount' | 'release';
 
 /** The API route of a queue action (bulk actions use the same routes, one request per item). */
 export const ACTION_PATHS: Record<Action, (type: PanelTransaction['type']) => string> = {
@@ -22,6 +22,7 @@ export const ACTION_PATHS: Record<Action, (type: PanelTransaction['type']) => st
   reject: (type) => `/panel/${type}/reject`,
   assign: (type) => `/panel/${type}/assign`,
   amount: (type) => `/panel/${type}/update-amount`,
+  release: (type) => `/panel/${type}/release`,
 };
 
 /**
@@ -40,11 +41,14 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
 
   const isOpen = OPEN_STATES[record.type].includes(record.state);
   const expiredDeposit = record.type === 'deposit' && record.state === 'expired';
+  // Held by a risk rule: released (risk.review) or rejected, never approved from the risk queue.
+  const held = record.state === HELD_STATE;
   const allowed: Record<Action, boolean> = {
     approve:
       (isOpen && can(permissions, 'transactions.approve')) ||
       (expiredDeposit && can(permissions, 'transactions.approve_expired')),
-    reject: isOpen && can(permissions, 'transactions.reject'),
+    reject: (isOpen || held) && can(permissions, 'transactions.reject'),
+    release: held && can(permissions, 'risk.review'),
     assign: isOpen && record.type === 'withdrawal' && can(permissions, 'transactions.assign'),
     amount: isOpen && can(permissions, 'transactions.update'),
   };
@@ -61,6 +65,7 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
         reject: () => ({ id: record.id, reason: value }),
         assign: () => ({ id: record.id, assignee: value }),
         amount: () => ({ id: record.id, amount: parseLiraInput(value) }),
+        release: () => ({ id: record.id }),
       };
       try {
         await panelFetch(ACTION_PATHS[open](record.type), { method: 'POST', body: body[open]() });
@@ -105,6 +110,11 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
           {translate('tg.tx.action.approve')}
         </Button>
       ) : null}
+      {allowed.release ? (
+        <Button size={size} variant="contained" color="warning" onClick={openDialog('release')}>
+          {translate('tg.tx.action.release')}
+        </Button>
+      ) : null}
       {allowed.reject ? (
         <Button size={size} variant="outlined" color="error" onClick={openDialog('reject')}>
           {translate('tg.tx.action.reject')}
@@ -144,6 +154,16 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
         details={<ApproveChecks record={record} />}
         confirmLabel={translate('tg.tx.action.approve')}
         confirmColor="success"
+        pending={pending}
+        onConfirm={(value) => void run(value)}
+        onClose={() => setOpen(null)}
+      />
+      <ActionDialog
+        open={open === 'release'}
+        title={translate('tg.tx.dialog.release_title', { type: typeLabel, number: record.number })}
+        summary={() => summary}
+        confirmLabel={translate('tg.tx.action.release')}
+        confirmColor="warning"
         pending={pending}
         onConfirm={(value) => void run(value)}
         onClose={() => setOpen(null)}

@@ -21,7 +21,7 @@ import { RowCheckboxLabels } from './row-checkbox-labels';
 import { TimeLeft } from './time-left';
 import { TransactionActions } from './transaction-actions';
 import { transactionCsvExporter } from './transaction-csv';
-import { OPEN_STATES, STATES, type PanelTransaction } from './types';
+import { HELD_STATE, OPEN_STATES, STATES, type PanelTransaction } from './types';
 import { PhoneQueue } from './phone-queue';
 
 /** The queues poll: operators keep them open all day and must see new requests without a reload. */
@@ -33,8 +33,8 @@ export const QUEUE_REFRESH_MS = 5_000;
  * puts reported payments first and expired ones last, so they never hide the open ones.
  */
 export const DEFAULT_STATES: Record<PanelTransaction['type'], readonly PanelTransaction['state'][]> = {
-  deposit: [...OPEN_STATES.deposit, 'expired'],
-  withdrawal: OPEN_STATES.withdrawal,
+  deposit: [...OPEN_STATES.deposit, HELD_STATE, 'expired'],
+  withdrawal: [...OPEN_STATES.withdrawal, HELD_STATE],
 };
 
 function queueFilters(

@@ -21,6 +21,9 @@ export const OPEN_STATES: Record<PanelTransaction['type'], readonly TransactionS
 };
 
 export const STATES: Record<PanelTransaction['type'], readonly TransactionState[]> = {
-  deposit: ['awaiting_payment', 'payment_reported', 'approved', 'rejected', 'expired'],
-  withdrawal: ['pending', 'processing', 'approved', 'rejected'],
+  deposit: ['awaiting_payment', 'payment_reported', 'held', 'approved', 'rejected', 'expired'],
+  withdrawal: ['pending', 'processing', 'held', 'approved', 'rejected'],
 };
+
+/** Held by a risk rule: the risk queue's state, released or rejected by an operator (not approved). */
+export const HELD_STATE: TransactionState = 'held';
