@@ -40,6 +40,13 @@ export const ProviderConfiguredV1 = z.object({
   apiKey: z.string(),
   /** AES-256-GCM ciphertext (see SecretBox); the plain secret never enters the event stream. */
   apiSecretSealed: z.string(),
+  /**
+   * The secret a rotation replaced, sealed like `apiSecretSealed`, still accepted until
+   * `previousApiSecretUntil` (ISO 8601 UTC): the rotation's overlap window. Both are present or
+   * neither; a rotation with no overlap, or the overlap ended early, leaves them out.
+   */
+  previousApiSecretSealed: z.string().optional(),
+  previousApiSecretUntil: z.iso.datetime().optional(),
   apiAllowedIps: z.array(z.string()),
   active: z.boolean(),
   /**

@@ -42,6 +42,11 @@ export const PanelProviderSchema = z.object({
   apiAllowedIps: z.array(z.string()),
   active: z.boolean(),
   sandbox: z.boolean(),
+  /**
+   * Until when (ISO 8601 UTC) the secret the last rotation replaced is still accepted beside the
+   * current one; null when no overlap window is open.
+   */
+  previousSecretValidUntil: z.string().nullable(),
   deleted: z.boolean(),
   updatedAt: z.string(),
 });
@@ -139,12 +144,16 @@ export interface PanelProviderRevealResponse {
   apiSecret: string;
 }
 
-/** POST /panel/providers/rotate-secret: the new secret, shown this one time. */
+/**
+ * POST /panel/providers/rotate-secret: the new secret, shown this one time, and until when the
+ * replaced one is still accepted (null: a hard cut).
+ */
 export interface PanelProviderRotateResponse {
   success: true;
   id: string;
   apiKey: string;
   apiSecret: string;
+  previousSecretValidUntil: string | null;
   record: PanelProvider;
   message: string;
 }

@@ -2,6 +2,7 @@ import { ChangeProviderHandler } from './change-provider.handler.js';
 import { DeleteMerchantHandler } from './delete-merchant.handler.js';
 import { DeleteProviderHandler } from './delete-provider.handler.js';
 import { RecordSignInHandler } from './record-sign-in.handler.js';
+import { EndProviderSecretOverlapHandler, RotateProviderSecretHandler } from './rotate-provider-secret.handler.js';
 import { RevealProviderSecretHandler } from './reveal-provider-secret.handler.js';
 import { SetMerchantActiveHandler } from './set-merchant-active.handler.js';
 import { UpdateMerchantProvidersHandler } from './update-merchant-providers.handler.js';
@@ -16,5 +17,7 @@ export const RECORDS_COMMAND_HANDLERS = [
   ChangeProviderHandler,
   DeleteProviderHandler,
   RevealProviderSecretHandler,
+  RotateProviderSecretHandler,
+  EndProviderSecretOverlapHandler,
   UpdateOperatorHandler,
 ];

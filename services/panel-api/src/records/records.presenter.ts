@@ -52,6 +52,10 @@ export function providerView(row: ProviderRow): PanelProvider {
     apiAllowedIps: r.apiAllowedIps,
     active: r.active,
     sandbox: r.sandbox === true,
+    previousSecretValidUntil:
+      r.previousApiSecretUntil !== undefined && Date.parse(r.previousApiSecretUntil) > Date.now()
+        ? r.previousApiSecretUntil
+        : null,
     deleted: row.deleted,
     updatedAt: row.updatedAt,
   };
