@@ -22,10 +22,11 @@ import { StatementsService } from './statements/statements.service.js';
 import { ReconciliationController } from './reconciliation/reconciliation.controller.js';
 import { ReconciliationService } from './reconciliation/reconciliation.service.js';
 import { StatementUploadParser } from './reconciliation/statement-upload.parser.js';
+import { PORTAL_CONTROLLERS, PORTAL_PROVIDERS } from './portal/portal.feature.js';
 
 /**
  * The operator side: auth (JWT + refresh rotation, 2FA), RBAC, back-office records and the
- * approval actions, each action one command to the ledger. Needs SQL_DATABASE and PANEL_SETTINGS.
+ * approval actions, each action one command to the ledger; and the merchant portal (/portal/…). Needs SQL_DATABASE and PANEL_SETTINGS.
  */
 @Module({
   imports: [CqrsModule],
@@ -39,6 +40,7 @@ import { StatementUploadParser } from './reconciliation/statement-upload.parser.
     PanelDashboardController,
     StatementsController,
     ReconciliationController,
+    ...PORTAL_CONTROLLERS,
   ],
   providers: [
     OperatorDirectory,
@@ -54,6 +56,7 @@ import { StatementUploadParser } from './reconciliation/statement-upload.parser.
     StatementsService,
     ReconciliationService,
     StatementUploadParser,
+    ...PORTAL_PROVIDERS,
   ],
   exports: [PanelAuthGuard, OperatorDirectory, SessionTokens],
 })

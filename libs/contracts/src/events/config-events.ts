@@ -77,6 +77,11 @@ export const OperatorConfiguredV1 = z.object({
   active: z.boolean(),
   /** TOTP secret sealed with the SecretBox key; present once 2FA is confirmed. */
   totpSecretSealed: z.string().optional(),
+  /**
+   * A merchant user: the account sees and acts on this merchant only (the portal, /portal/…) and
+   * holds a merchant role (merchant_admin, merchant_developer, merchant_viewer). Absent: an operator.
+   */
+  merchantId: z.string().optional(),
 });
 
 /** A role and its permission set; `deleted` retires it (its stream stays as the audit trail). */

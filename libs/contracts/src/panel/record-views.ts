@@ -90,6 +90,8 @@ export const PanelOperatorSchema = z.object({
   role: z.string(),
   active: z.boolean(),
   twoFactorEnabled: z.boolean(),
+  /** A merchant user's merchant; null for operators. */
+  merchantId: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type PanelOperator = z.infer<typeof PanelOperatorSchema>;

@@ -1,4 +1,5 @@
 import { ChangeProviderHandler } from './change-provider.handler.js';
+import { InviteMerchantUserHandler } from './invite-merchant-user.handler.js';
 import { DeleteMerchantHandler } from './delete-merchant.handler.js';
 import { DeleteProviderHandler } from './delete-provider.handler.js';
 import { RecordSignInHandler } from './record-sign-in.handler.js';
@@ -20,4 +21,5 @@ export const RECORDS_COMMAND_HANDLERS = [
   RotateProviderSecretHandler,
   EndProviderSecretOverlapHandler,
   UpdateOperatorHandler,
+  InviteMerchantUserHandler,
 ];

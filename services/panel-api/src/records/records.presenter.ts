@@ -103,6 +103,7 @@ export function operatorView(row: OperatorRow): PanelOperator {
     role: r.role,
     active: r.active,
     twoFactorEnabled: row.twoFactorEnabled,
+    merchantId: r.merchantId ?? null,
     updatedAt: row.updatedAt,
   };
 }
