@@ -86,7 +86,10 @@ describe('merchant portal isolation (PostgreSQL)', () => {
 
   beforeAll(async () => {
     receiver = await new CallbackReceiver().start();
-    app = await startTestApp('postgres');
+    // One attempt per callback: a refused one is failed at once (the recovery scenario needs one).
+    app = await startTestApp('postgres', {
+      callbacks: { retryScheduleMs: [0], requestTimeoutMs: 2_000, leaseMs: 5_000, pollIntervalMs: 100 },
+    });
     await app.provision(bootstrap(receiver.base));
     client = panelClient(app);
     admin = (await client.login('admin', 'S3cure-pass!')).accessToken;
@@ -287,6 +290,19 @@ describe('merchant portal isolation (PostgreSQL)', () => {
       other: 404,
     },
     {
+      name: 'POST /portal/callbacks/recover (the last hour)',
+      allowed: (role) => MAY[role].callbacks,
+      call: (token) =>
+        client.post(
+          '/portal/callbacks/recover',
+          { from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() },
+          token,
+        ),
+      // Nothing failed here: the recovery resends nothing, and never another merchant's.
+      own: { status: 201, only: (body) => expect(body).toMatchObject({ requested: 0, callbacks: [] }) },
+      other: 201,
+    },
+    {
       name: 'GET /portal/users',
       allowed: (role) => MAY[role].users,
       call: (token) => client.get('/portal/users', token),
@@ -347,6 +363,72 @@ describe('merchant portal isolation (PostgreSQL)', () => {
         }
       }
     }
+  });
+
+  it("recovers the merchant's failed callbacks in a range: one audit entry, never another merchant's", async () => {
+    const startedAt = new Date(Date.now() - 1_000).toISOString();
+    receiver.script('/iso/deposit', (_request, response) => {
+      response.writeHead(500);
+      response.end('down');
+    });
+    const externalId = `ISO-acme-failing-${Date.now()}`;
+    // The routes above rotated the secret: the merchant admin rotates once more and uses the answer.
+    const rotated = await client.post(
+      '/portal/providers/rotate-secret',
+      { id: owned.acme.providerId, overlapSeconds: 0 },
+      tokens.acme.merchant_admin,
+    );
+    const key = { apiKey: KEYS.acme.apiKey, apiSecret: String(rotated.body.apiSecret) };
+    expect(
+      (
+        await postJson(`${app.baseUrl}/deposit/bank`, {
+          apikey: key.apiKey,
+          transaction_id: externalId,
+          amount: 50,
+          fullname: 'Ayşe Yılmaz',
+          hash: h2hHash(key.apiKey, externalId, key.apiSecret, kurusFrom(50)),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await client.post(
+          '/panel/deposit/approve',
+          { id: (await client.get(`/panel/transactions?q=${externalId}`, admin)).body.items[0].id },
+          admin,
+        )
+      ).status,
+    ).toBe(201);
+    const failed = async () => {
+      for (let waitedMs = 0; waitedMs < 15_000; waitedMs += 100) {
+        const item = (await client.get(`/panel/callbacks?transactionId=${externalId}`, admin)).body.items[0];
+        if (item?.state === 'failed') return item as { id: string };
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the callback did not fail');
+    };
+    const delivery = await failed();
+    const range = { from: startedAt, to: new Date(Date.now() + 60_000).toISOString() };
+    // The other merchant's recovery over the same range does not touch it.
+    const beta = await client.post('/portal/callbacks/recover', range, tokens.beta.merchant_developer);
+    expect(beta).toMatchObject({ status: 201, body: { requested: 0, callbacks: [] } });
+    const acme = await client.post('/portal/callbacks/recover', range, tokens.acme.merchant_developer);
+    expect(acme).toMatchObject({ status: 201, body: { requested: 1, callbacks: [{ id: delivery.id }] } });
+    await receiver.waitFor(() => receiver.received.filter((r) => r.body.transactionId === externalId).length === 2);
+    const audit = await client.get('/panel/audit?type=CallbacksRecoveryRequested', admin);
+    const developerId = (await client.get('/api/auth/me', tokens.acme.merchant_developer)).body.id;
+    expect(audit.body.items).toEqual([
+      expect.objectContaining({ actor: developerId, after: expect.objectContaining({ deliveryIds: [delivery.id] }) }),
+    ]);
+    for (const bad of [
+      { from: range.to, to: range.from },
+      { from: '2026-01-01T00:00:00Z', to: '2026-01-09T00:00:00Z' },
+      { from: 'yesterday', to: range.to },
+    ]) {
+      expect((await client.post('/portal/callbacks/recover', bad, tokens.acme.merchant_admin)).status).toBe(400);
+      count('tampered body (400)');
+    }
+    count('recovery scoped to its merchant');
   });
 
   it('tampered ids: malformed, unknown and the other merchant look the same (404), never a 500', async () => {

@@ -105,6 +105,20 @@ export const ProviderDeletedV1 = ProviderConfiguredV1.extend({ deleted: z.litera
 /** An operator revealed a provider's API secret (the event records who and from where; never the secret). */
 export const ProviderSecretRevealedV1 = z.object({ providerId: z.string(), apiKey: z.string() });
 
+/** The most failed callbacks one recovery resends (a merchant narrows the time range for more). */
+export const MAX_CALLBACKS_PER_RECOVERY = 200;
+
+/**
+ * A merchant user asked to resend every failed callback of its merchant created in [from, to): the
+ * one audit entry of a recovery (who and from where in the metadata), naming the callbacks resent.
+ */
+export const CallbacksRecoveryRequestedV1 = z.object({
+  merchantId: z.string(),
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  deliveryIds: z.array(z.string()).max(MAX_CALLBACKS_PER_RECOVERY),
+});
+
 /** The operator-editable API settings, by their names in ApiSettingsConfigured. */
 export const API_SETTING_KEYS = [
   'testAuthEnabled',

@@ -65,3 +65,25 @@ export class InviteMerchantUserCommand extends Command<ConfigResult> {
     super();
   }
 }
+
+/** The longest time range one recovery covers: 7 days. */
+export const MAX_RECOVERY_RANGE_MS = 7 * 86_400_000;
+
+/** POST /portal/callbacks/recover: resend every failed callback created in [from, to). */
+export const PortalRecoverRequestSchema = z
+  .object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) })
+  .refine((r) => Date.parse(r.from) < Date.parse(r.to), { message: 'from must be before to', path: ['from'] })
+  .refine((r) => Date.parse(r.to) - Date.parse(r.from) <= MAX_RECOVERY_RANGE_MS, {
+    message: 'the range may cover 7 days at most',
+    path: ['to'],
+  });
+
+/** Records a recovery (CallbacksRecoveryRequested) before its callbacks are resent. */
+export class RecordCallbackRecoveryCommand extends Command<void> {
+  constructor(
+    readonly input: { merchantId: string; from: string; to: string; deliveryIds: string[] },
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}

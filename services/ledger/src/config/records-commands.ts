@@ -1,5 +1,6 @@
 import { ChangeProviderHandler } from './change-provider.handler.js';
 import { InviteMerchantUserHandler } from './invite-merchant-user.handler.js';
+import { RecordCallbackRecoveryHandler } from './record-callback-recovery.handler.js';
 import { DeleteMerchantHandler } from './delete-merchant.handler.js';
 import { DeleteProviderHandler } from './delete-provider.handler.js';
 import { RecordSignInHandler } from './record-sign-in.handler.js';
@@ -22,4 +23,5 @@ export const RECORDS_COMMAND_HANDLERS = [
   EndProviderSecretOverlapHandler,
   UpdateOperatorHandler,
   InviteMerchantUserHandler,
+  RecordCallbackRecoveryHandler,
 ];

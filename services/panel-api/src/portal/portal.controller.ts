@@ -4,6 +4,7 @@ import {
   PortalCallbackResendRequestSchema,
   PortalInviteRequestSchema,
   PortalProviderRefSchema,
+  PortalRecoverRequestSchema,
   PortalRotateSecretRequestSchema,
   TransactionRefSchema,
   parseBody,
@@ -19,7 +20,8 @@ import { PortalService } from './portal.service.js';
  *   /portal/transactions/:id (UUID or number; history and callbacks with attempts) — portal.view
  * - GET /portal/providers — portal.view; POST /portal/providers/rotate-secret {id, overlapSeconds?},
  *   /portal/providers/end-secret-overlap {id} — portal.credentials
- * - POST /portal/callbacks/resend {id} — portal.callbacks
+ * - POST /portal/callbacks/resend {id}, /portal/callbacks/recover {from, to} (every failed callback
+ *   created in the range, at most 200, one audit entry) — portal.callbacks
  * - GET /portal/users, POST /portal/users/invite {username, role} — portal.users
  */
 @Controller()
@@ -80,6 +82,14 @@ export class PortalController {
   @RequirePermission('portal.callbacks')
   resend(@Body() body: unknown, @CurrentOperator() user: OperatorContext) {
     return this.portal.resendCallback(user, parseBody(PortalCallbackResendRequestSchema, body).id);
+  }
+
+  @Post(portalPaths('callbacks/recover'))
+  @HttpCode(201)
+  @RequirePermission('portal.callbacks')
+  recover(@Body() body: unknown, @CurrentOperator() user: OperatorContext) {
+    const input = parseBody(PortalRecoverRequestSchema, body);
+    return this.portal.recoverCallbacks(user, input.from, input.to);
   }
 
   @Get(portalPaths('users'))

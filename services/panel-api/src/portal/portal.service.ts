@@ -8,6 +8,8 @@ import {
   InviteMerchantUserCommand,
   ListCallbackDeliveriesQuery,
   ListPanelTransactionsQuery,
+  MAX_CALLBACKS_PER_RECOVERY,
+  RecordCallbackRecoveryCommand,
   PORTAL_TRANSACTION_FILTERS,
   PanelTransactionListRequestSchema,
   ResendCallbackCommand,
@@ -88,7 +90,8 @@ export class PortalService {
       new ListCallbackDeliveriesQuery({ transactionId: detail.id, limit: MAX_CALLBACKS_PER_TRANSACTION }),
     );
     const callbacks: PanelCallbackDetail[] = [];
-    for (const item of page.items) {
+    // The filter also matches an external id: only this transaction's own callbacks are shown.
+    for (const item of page.items.filter((delivery) => delivery.transactionId === detail.id)) {
       const full = await this.queries.execute(new FindCallbackDeliveryQuery(item.id));
       if (full) callbacks.push(full);
     }
@@ -104,6 +107,53 @@ export class PortalService {
     }
     const resent = await this.commands.execute(new ResendCallbackCommand({ ref: delivery.id, actor: actorOf(user) }));
     return portalCallback(resent);
+  }
+
+  /**
+   * Resends every failed callback of the merchant created in [from, to): at most
+   * MAX_CALLBACKS_PER_RECOVERY (more: narrow the range), recorded as one audit event before the
+   * first is resent. Each is resent at once; the answer lists them with their state after the resend.
+   */
+  async recoverCallbacks(user: OperatorContext, from: string, to: string) {
+    const merchantId = merchantOf(user);
+    const providerIds = (await this.bus.list('provider', { merchantId, includeDeleted: true })).map(
+      (row) => row.record.providerId,
+    );
+    const page = await this.queries.execute(
+      new ListCallbackDeliveriesQuery({
+        state: ['failed'],
+        providerIds,
+        createdFrom: new Date(from).toISOString(),
+        createdTo: new Date(to).toISOString(),
+        limit: MAX_CALLBACKS_PER_RECOVERY + 1,
+      }),
+    );
+    if (page.items.length > MAX_CALLBACKS_PER_RECOVERY) {
+      throw new DomainError(
+        'validation_failed',
+        `more than ${MAX_CALLBACKS_PER_RECOVERY} failed callbacks in the range; narrow it and recover in parts`,
+      );
+    }
+    // A provider may have moved between merchants: the transaction's merchant decides.
+    const owned = [];
+    for (const delivery of page.items) {
+      const transaction = await this.queries.execute(new FindPanelTransactionQuery(delivery.transactionId));
+      if (transaction?.view.merchantId === merchantId) owned.push(delivery);
+    }
+    const deliveryIds = owned.map((delivery) => delivery.id);
+    await this.commands.execute(
+      new RecordCallbackRecoveryCommand(
+        { merchantId, from: new Date(from).toISOString(), to: new Date(to).toISOString(), deliveryIds },
+        actorOf(user),
+      ),
+    );
+    const resent = [];
+    for (const id of deliveryIds) {
+      resent.push(
+        portalCallback(await this.commands.execute(new ResendCallbackCommand({ ref: id, actor: actorOf(user) }))),
+      );
+    }
+    return { success: true, from, to, requested: deliveryIds.length, callbacks: resent };
   }
 
   async listProviders(user: OperatorContext) {
