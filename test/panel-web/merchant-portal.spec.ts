@@ -8,6 +8,13 @@ import { Authenticator, launchBrowser, newPanelContext, screenshot, startPanelWe
 
 const KEY = { apiKey: 'ak_portal_acme', apiSecret: 'sk_portal_acme_secret' };
 
+// DOM globals inside the page (the test's own tsconfig has no DOM lib).
+type Dom = {
+  document: { documentElement: { scrollWidth: number } };
+  innerWidth: number;
+  localStorage: { setItem(key: string, value: string): void };
+};
+
 /**
  * A merchant admin's first day in the portal, in a real browser (Debian's chromium), in Turkish, at
  * 1440 and at 390 px, against a real app on PostgreSQL: the operator invites the admin over the API;
@@ -116,7 +123,7 @@ describe('merchant portal: a merchant admin first day in chromium (PostgreSQL, T
       await failedCallback(externalId);
 
       const context = await newPanelContext(browser, 'tr');
-      await context.addInitScript(() => localStorage.setItem('tg.locale', 'tr'));
+      await context.addInitScript(() => (globalThis as unknown as Dom).localStorage.setItem('tg.locale', 'tr'));
       const page = await context.newPage();
       await page.setViewportSize({ width, height: 900 });
       page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -181,7 +188,10 @@ describe('merchant portal: a merchant admin first day in chromium (PostgreSQL, T
         expect(status.status).toBe(201);
       }
       // Nothing runs off the screen on a phone.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await page.evaluate(() => {
+        const dom = globalThis as unknown as Dom;
+        return dom.document.documentElement.scrollWidth - dom.innerWidth;
+      });
       expect(overflow).toBeLessThanOrEqual(0);
       await context.close();
     });
