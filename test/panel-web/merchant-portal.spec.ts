@@ -79,7 +79,7 @@ describe('merchant portal: a merchant admin first day in chromium (PostgreSQL, T
     admin = (await client.login('admin', 'S3cure-pass!')).accessToken;
     merchantId = (await client.get('/panel/merchants', admin)).body.items[0].id;
     browser = await launchBrowser();
-  });
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
@@ -194,7 +194,7 @@ describe('merchant portal: a merchant admin first day in chromium (PostgreSQL, T
       });
       expect(overflow).toBeLessThanOrEqual(0);
       await context.close();
-    });
+    }, 120_000);
   }
 
   it('raised no uncaught error in the page along the way', () => {

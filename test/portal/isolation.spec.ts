@@ -128,7 +128,7 @@ describe('merchant portal isolation (PostgreSQL)', () => {
       tokens[m] = {} as Record<Role, string>;
       for (const role of ROLES) tokens[m][role] = await merchantUser(m, role);
     }
-  });
+  }, 180_000);
   afterAll(async () => {
     await app?.stop();
     await receiver?.close();
@@ -363,7 +363,7 @@ describe('merchant portal isolation (PostgreSQL)', () => {
         }
       }
     }
-  });
+  }, 180_000);
 
   it("recovers the merchant's failed callbacks in a range: one audit entry, never another merchant's", async () => {
     const startedAt = new Date(Date.now() - 1_000).toISOString();
