@@ -276,6 +276,23 @@ describe('merchant portal isolation (PostgreSQL)', () => {
       other: 404,
     },
     {
+      name: 'POST /portal/providers/callback-urls',
+      allowed: (role) => MAY[role].credentials,
+      call: (token, target) =>
+        client.post(
+          '/portal/providers/callback-urls',
+          // The infrastructure's own URLs: what the scenarios below expect callbacks at.
+          {
+            id: target.providerId,
+            callbackDeposit: `${receiver.base}/iso/deposit`,
+            callbackWithdrawal: `${receiver.base}/iso/withdrawal`,
+          },
+          token,
+        ),
+      own: { status: 201, only: (body, mine) => expect(body).toMatchObject({ record: { id: mine.providerId } }) },
+      other: 404,
+    },
+    {
       name: 'POST /portal/callbacks/resend (callback id)',
       allowed: (role) => MAY[role].callbacks,
       call: (token, target) => client.post('/portal/callbacks/resend', { id: target.callbackId }, token),
@@ -378,6 +395,8 @@ describe('merchant portal isolation (PostgreSQL)', () => {
       { id: owned.acme.providerId, overlapSeconds: 0 },
       tokens.acme.merchant_admin,
     );
+    // The projection has the new secret (answers wait for it up to 5 s; this machine may be slower).
+    await app.settle();
     const key = { apiKey: KEYS.acme.apiKey, apiSecret: String(rotated.body.apiSecret) };
     expect(
       (
@@ -429,6 +448,60 @@ describe('merchant portal isolation (PostgreSQL)', () => {
       count('tampered body (400)');
     }
     count('recovery scoped to its merchant');
+  });
+
+  it("edits the merchant's own callback URLs: the egress policy applies, the next callback goes there", async () => {
+    const token = tokens.acme.merchant_developer;
+    const refused = await client.post(
+      '/portal/providers/callback-urls',
+      { id: owned.acme.providerId, callbackDeposit: 'http://169.254.169.254/latest', callbackWithdrawal: null },
+      token,
+    );
+    expect(refused).toMatchObject({ status: 400, body: { errorCode: 'callback_url_refused' } });
+    const set = await client.post(
+      '/portal/providers/callback-urls',
+      { id: owned.acme.providerId, callbackDeposit: `${receiver.base}/acme-own/deposit`, callbackWithdrawal: null },
+      token,
+    );
+    expect(set).toMatchObject({
+      status: 201,
+      body: {
+        changed: true,
+        record: { callbackDeposit: `${receiver.base}/acme-own/deposit`, callbackWithdrawal: null },
+      },
+    });
+    const rotated = await client.post(
+      '/portal/providers/rotate-secret',
+      { id: owned.acme.providerId, overlapSeconds: 0 },
+      tokens.acme.merchant_admin,
+    );
+    // The projection has the new secret (answers wait for it up to 5 s; this machine may be slower).
+    await app.settle();
+    const key = { apiKey: KEYS.acme.apiKey, apiSecret: String(rotated.body.apiSecret) };
+    const externalId = `ISO-acme-own-url-${Date.now()}`;
+    const created = await postJson(`${app.baseUrl}/deposit/bank`, {
+      apikey: key.apiKey,
+      transaction_id: externalId,
+      amount: 20,
+      fullname: 'Ayşe Yılmaz',
+      hash: h2hHash(key.apiKey, externalId, key.apiSecret, kurusFrom(20)),
+    });
+    expect(created.status).toBe(201);
+    const id = (await client.get(`/panel/transactions?q=${externalId}`, admin)).body.items[0].id;
+    expect((await client.post('/panel/deposit/approve', { id }, admin)).status).toBe(201);
+    const arrived = await receiver.waitFor(() => receiver.received.find((r) => r.body.transactionId === externalId));
+    expect(arrived.path).toBe('/acme-own/deposit');
+    // Beta's callbacks still go to the infrastructure's URL, and null gives Acme the infrastructure's back.
+    expect((await client.get('/portal/providers', tokens.beta.merchant_viewer)).body.items[0]).toMatchObject({
+      callbackDeposit: `${receiver.base}/iso/deposit`,
+    });
+    const cleared = await client.post(
+      '/portal/providers/callback-urls',
+      { id: owned.acme.providerId, callbackDeposit: null, callbackWithdrawal: null },
+      token,
+    );
+    expect(cleared).toMatchObject({ status: 201, body: { record: { callbackDeposit: null } } });
+    count('callback URLs scoped to its merchant');
   });
 
   it('tampered ids: malformed, unknown and the other merchant look the same (404), never a 500', async () => {

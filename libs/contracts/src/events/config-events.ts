@@ -50,6 +50,12 @@ export const ProviderConfiguredV1 = z.object({
   apiAllowedIps: z.array(z.string()),
   active: z.boolean(),
   /**
+   * The merchant's own callback URLs for this provider's transactions (set in the portal; the egress
+   * policy applies). Absent: the infrastructure's.
+   */
+  callbackDeposit: z.string().optional(),
+  callbackWithdrawal: z.string().optional(),
+  /**
    * A sandbox (test) provider: its own transactions may be approved or rejected through the API
    * (POST /sandbox/transactions/…), without an operator. Present only when true (added later).
    */

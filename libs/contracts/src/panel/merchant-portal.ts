@@ -87,3 +87,26 @@ export class RecordCallbackRecoveryCommand extends Command<void> {
     super();
   }
 }
+
+const CallbackUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .nullable();
+
+/** POST /portal/providers/callback-urls: the merchant's own callback URLs (null: the infrastructure's). */
+export const PortalCallbackUrlsRequestSchema = z.object({
+  id: RecordIdSchema,
+  callbackDeposit: CallbackUrl,
+  callbackWithdrawal: CallbackUrl,
+});
+
+/** Sets or clears (null) a provider's own callback URLs; the ledger applies the egress policy. */
+export class SetProviderCallbackUrlsCommand extends Command<ConfigResult> {
+  constructor(
+    readonly providerId: string,
+    readonly urls: { callbackDeposit: string | null; callbackWithdrawal: string | null },
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}

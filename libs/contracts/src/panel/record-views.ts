@@ -47,6 +47,9 @@ export const PanelProviderSchema = z.object({
    * current one; null when no overlap window is open.
    */
   previousSecretValidUntil: z.string().nullable(),
+  /** The provider's own callback URLs (set by its merchant); null: the infrastructure's. */
+  callbackDeposit: z.string().nullable(),
+  callbackWithdrawal: z.string().nullable(),
   deleted: z.boolean(),
   updatedAt: z.string(),
 });

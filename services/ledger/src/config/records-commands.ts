@@ -1,6 +1,7 @@
 import { ChangeProviderHandler } from './change-provider.handler.js';
 import { InviteMerchantUserHandler } from './invite-merchant-user.handler.js';
 import { RecordCallbackRecoveryHandler } from './record-callback-recovery.handler.js';
+import { SetProviderCallbackUrlsHandler } from './set-provider-callback-urls.handler.js';
 import { DeleteMerchantHandler } from './delete-merchant.handler.js';
 import { DeleteProviderHandler } from './delete-provider.handler.js';
 import { RecordSignInHandler } from './record-sign-in.handler.js';
@@ -24,4 +25,5 @@ export const RECORDS_COMMAND_HANDLERS = [
   UpdateOperatorHandler,
   InviteMerchantUserHandler,
   RecordCallbackRecoveryHandler,
+  SetProviderCallbackUrlsHandler,
 ];

@@ -55,8 +55,9 @@ export class FindProviderByApiKeyHandler implements IQueryHandler<
       merchantActive: merchant.active,
       infrastructureId: infrastructure.infrastructureId,
       apiForm: infrastructure.apiForm,
-      callbackDeposit: infrastructure.callbackDeposit,
-      callbackWithdrawal: infrastructure.callbackWithdrawal,
+      // The merchant's own URLs, where it set them, else the infrastructure's.
+      callbackDeposit: provider.callbackDeposit ?? infrastructure.callbackDeposit,
+      callbackWithdrawal: provider.callbackWithdrawal ?? infrastructure.callbackWithdrawal,
       ...(provider.sandbox ? { sandbox: true } : {}),
     };
   }

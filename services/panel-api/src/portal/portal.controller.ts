@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, UseGuards 
 import {
   DomainError,
   PortalCallbackResendRequestSchema,
+  PortalCallbackUrlsRequestSchema,
   PortalInviteRequestSchema,
   PortalProviderRefSchema,
   PortalRecoverRequestSchema,
@@ -19,7 +20,8 @@ import { PortalService } from './portal.service.js';
  * - GET /portal/me, /portal/balance, /portal/transactions (type, state, q, limit, cursor),
  *   /portal/transactions/:id (UUID or number; history and callbacks with attempts) — portal.view
  * - GET /portal/providers — portal.view; POST /portal/providers/rotate-secret {id, overlapSeconds?},
- *   /portal/providers/end-secret-overlap {id} — portal.credentials
+ *   /portal/providers/end-secret-overlap {id}, /portal/providers/callback-urls {id, callbackDeposit,
+ *   callbackWithdrawal} (null: the infrastructure's; the egress policy applies) — portal.credentials
  * - POST /portal/callbacks/resend {id}, /portal/callbacks/recover {from, to} (every failed callback
  *   created in the range, at most 200, one audit entry) — portal.callbacks
  * - GET /portal/users, POST /portal/users/invite {username, role} — portal.users
@@ -75,6 +77,14 @@ export class PortalController {
   @RequirePermission('portal.credentials')
   endSecretOverlap(@Body() body: unknown, @CurrentOperator() user: OperatorContext) {
     return this.portal.endSecretOverlap(user, parseBody(PortalProviderRefSchema, body).id);
+  }
+
+  @Post(portalPaths('providers/callback-urls'))
+  @HttpCode(201)
+  @RequirePermission('portal.credentials')
+  setCallbackUrls(@Body() body: unknown, @CurrentOperator() user: OperatorContext) {
+    const { id, ...urls } = parseBody(PortalCallbackUrlsRequestSchema, body);
+    return this.portal.setCallbackUrls(user, id, urls);
   }
 
   @Post(portalPaths('callbacks/resend'))

@@ -50,6 +50,8 @@ export function portalProvider(provider: PanelProvider) {
     active: provider.active,
     sandbox: provider.sandbox,
     previousSecretValidUntil: provider.previousSecretValidUntil,
+    callbackDeposit: provider.callbackDeposit,
+    callbackWithdrawal: provider.callbackWithdrawal,
     updatedAt: provider.updatedAt,
   };
 }

@@ -10,6 +10,7 @@ import {
   ListPanelTransactionsQuery,
   MAX_CALLBACKS_PER_RECOVERY,
   RecordCallbackRecoveryCommand,
+  SetProviderCallbackUrlsCommand,
   PORTAL_TRANSACTION_FILTERS,
   PanelTransactionListRequestSchema,
   ResendCallbackCommand,
@@ -171,6 +172,17 @@ export class PortalService {
     await this.ownProvider(user, id);
     const ended = await this.providers.endSecretOverlap(id, user);
     return { ...ended, record: portalProvider(ended.record) };
+  }
+
+  /** The merchant's own callback URLs for one of its providers (null: the infrastructure's). */
+  async setCallbackUrls(
+    user: OperatorContext,
+    id: string,
+    urls: { callbackDeposit: string | null; callbackWithdrawal: string | null },
+  ) {
+    await this.ownProvider(user, id);
+    const result = await this.bus.send(new SetProviderCallbackUrlsCommand(id, urls, actorOf(user)));
+    return { success: true, changed: result.changed, record: portalProvider(await this.providers.get(id)) };
   }
 
   async listUsers(user: OperatorContext) {

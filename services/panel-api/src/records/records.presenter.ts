@@ -56,6 +56,8 @@ export function providerView(row: ProviderRow): PanelProvider {
       r.previousApiSecretUntil !== undefined && Date.parse(r.previousApiSecretUntil) > Date.now()
         ? r.previousApiSecretUntil
         : null,
+    callbackDeposit: r.callbackDeposit ?? null,
+    callbackWithdrawal: r.callbackWithdrawal ?? null,
     deleted: row.deleted,
     updatedAt: row.updatedAt,
   };
