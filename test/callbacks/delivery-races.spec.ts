@@ -162,7 +162,7 @@ describe('delivery worker claims (PGlite)', () => {
       logger,
     );
     // No provider stream in this database: the worker signs with a fixed secret.
-    Object.assign(created, { providerSecret: async () => 'sk_test' });
+    Object.assign(created, { providerSecrets: async () => ['sk_test'] });
     workers.push(created);
     return created;
   }

@@ -129,6 +129,9 @@ async function startOn(db: SqlDatabase, config: RuntimeConfig): Promise<RunningA
   Object.assign(app.get<string, CallbackSettings>(CALLBACK_SETTINGS), config.callbacks ?? {}, {
     allowedTargets: config.callbackAllowedTargets ?? [],
   });
+  if (config.secretRotationOverlapSeconds !== undefined) {
+    app.get<string, PanelSettings>(PANEL_SETTINGS).secretRotationOverlapSeconds = config.secretRotationOverlapSeconds;
+  }
   if (config.callbacks?.retryScheduleMs) {
     app.get<string, PanelSettings>(PANEL_SETTINGS).runtimeApiSettings.callbackRetryScheduleMs =
       config.callbacks.retryScheduleMs;

@@ -1,7 +1,8 @@
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import { lazy, Suspense } from 'react';
-import { Admin, CustomRoutes, Loading, Resource } from 'react-admin';
-import { Route } from 'react-router-dom';
+import { Admin, CustomRoutes, Loading, Resource, usePermissions } from 'react-admin';
+import { Navigate, Route } from 'react-router-dom';
+import { MerchantHome, MerchantTransaction, MerchantTransactions } from './portal/merchant-portal';
 import { dataProvider } from './api/data-provider';
 import { authProvider } from './auth/auth-provider';
 import { LoginPage } from './auth/login-page';
@@ -20,11 +21,17 @@ import { can } from './auth/auth-provider';
 
 /** The chart library is the bulk of the dashboard: loaded when the dashboard is first shown. */
 const LazyDashboard = lazy(() => import('./dashboard/dashboard').then((module) => ({ default: module.Dashboard })));
-const Dashboard = () => (
-  <Suspense fallback={<Loading />}>
-    <LazyDashboard />
-  </Suspense>
-);
+/** Operators see the dashboard; a merchant user starts in its portal (/merchant). */
+function Dashboard() {
+  const { permissions, isPending } = usePermissions();
+  if (isPending) return <Loading />;
+  if (can(permissions, 'portal.view')) return <Navigate to="/merchant" replace />;
+  return (
+    <Suspense fallback={<Loading />}>
+      <LazyDashboard />
+    </Suspense>
+  );
+}
 
 const DepositQueue = () => <TransactionQueue type="deposit" />;
 const WithdrawalQueue = () => <TransactionQueue type="withdrawal" />;
@@ -58,35 +65,53 @@ export function App() {
       requireAuth
       disableTelemetry
     >
-      {(permissions: unknown) => [
-        can(permissions, 'transactions.view') ? (
-          <Resource
-            key="deposits"
-            name="deposits"
-            list={DepositQueue}
-            show={TransactionShow}
-            icon={DepositsMenuIcon}
-            options={{ label: 'tg.tx.deposits' }}
-          />
-        ) : null,
-        can(permissions, 'transactions.view') ? (
-          <Resource
-            key="withdrawals"
-            name="withdrawals"
-            list={WithdrawalQueue}
-            show={TransactionShow}
-            icon={ArrowUpwardIcon}
-            options={{ label: 'tg.tx.withdrawals' }}
-          />
-        ) : null,
-        can(permissions, 'reconciliation.view') ? <Resource key="reconciliation" {...reconciliationResource} /> : null,
-        ...visibleResources(recordResources, permissions),
-        can(permissions, 'statements.view') ? <Resource key="statements" {...statementResource} /> : null,
-        ...visibleResources(logResources, permissions),
-        <CustomRoutes key="custom">
-          <Route path="/two-factor" element={<TwoFactorSetup />} />
-        </CustomRoutes>,
-      ]}
+      {(permissions: unknown) =>
+        can(permissions, 'portal.view')
+          ? portalRoutes()
+          : [
+              can(permissions, 'transactions.view') ? (
+                <Resource
+                  key="deposits"
+                  name="deposits"
+                  list={DepositQueue}
+                  show={TransactionShow}
+                  icon={DepositsMenuIcon}
+                  options={{ label: 'tg.tx.deposits' }}
+                />
+              ) : null,
+              can(permissions, 'transactions.view') ? (
+                <Resource
+                  key="withdrawals"
+                  name="withdrawals"
+                  list={WithdrawalQueue}
+                  show={TransactionShow}
+                  icon={ArrowUpwardIcon}
+                  options={{ label: 'tg.tx.withdrawals' }}
+                />
+              ) : null,
+              can(permissions, 'reconciliation.view') ? (
+                <Resource key="reconciliation" {...reconciliationResource} />
+              ) : null,
+              ...visibleResources(recordResources, permissions),
+              can(permissions, 'statements.view') ? <Resource key="statements" {...statementResource} /> : null,
+              ...visibleResources(logResources, permissions),
+              <CustomRoutes key="custom">
+                <Route path="/two-factor" element={<TwoFactorSetup />} />
+              </CustomRoutes>,
+            ]
+      }
     </Admin>
   );
+}
+
+/** A merchant user's screens: its portal only (the API refuses it every operator route anyway). */
+function portalRoutes() {
+  return [
+    <CustomRoutes key="portal">
+      <Route path="/merchant" element={<MerchantHome />} />
+      <Route path="/merchant/transactions" element={<MerchantTransactions />} />
+      <Route path="/merchant/transactions/:id" element={<MerchantTransaction />} />
+      <Route path="/two-factor" element={<TwoFactorSetup />} />
+    </CustomRoutes>,
+  ];
 }

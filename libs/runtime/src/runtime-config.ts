@@ -34,6 +34,11 @@ export interface RuntimeConfig {
   environment: 'production' | 'development';
   rateLimitPerMinute: number;
   /**
+   * SECRET_ROTATION_OVERLAP_HOURS: how long a rotated provider secret stays accepted beside its
+   * successor when the rotation does not say (default 24 h). Absent: the panel's default.
+   */
+  secretRotationOverlapSeconds?: number;
+  /**
    * CALLBACK_ALLOWED_TARGETS: CIDR ranges callback URLs may reach although they are not public
    * (loopback, private, link-local ...). Absent or empty: public addresses only. Checked when an
    * infrastructure is saved (ledger) and on every connection (dispatcher).
@@ -100,6 +105,7 @@ const EnvSchema = z.object({
   TEST_AUTH_ENABLED: z.enum(['true', 'false', '1', '0', '']).optional(),
   NODE_ENV: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: integer('RATE_LIMIT_PER_MINUTE', 0, 1_000_000, 6_000),
+  SECRET_ROTATION_OVERLAP_HOURS: integer('SECRET_ROTATION_OVERLAP_HOURS', 0, 168, 24),
   // Callback dispatcher (tests and ops). CALLBACK_RETRY_SCHEDULE_MS: comma list of
   // delays in ms, entry i before attempt i+1 (e.g. 0,200,200,200), used until an operator saves
   // callbackRetryScheduleSeconds in /panel/settings/api. CALLBACK_REQUEST_TIMEOUT_MS: 2xx must come within it
@@ -237,6 +243,7 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: RuntimeConf
     testAuthEnabled: e.TEST_AUTH_ENABLED === 'true' || e.TEST_AUTH_ENABLED === '1',
     environment: e.NODE_ENV === 'development' ? 'development' : 'production',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    secretRotationOverlapSeconds: e.SECRET_ROTATION_OVERLAP_HOURS * 3_600,
     callbackAllowedTargets: allowedTargetsFrom(e.CALLBACK_ALLOWED_TARGETS),
     callbacks: {
       ...(e.CALLBACK_RETRY_SCHEDULE_MS ? { retryScheduleMs: e.CALLBACK_RETRY_SCHEDULE_MS.split(',').map(Number) } : {}),

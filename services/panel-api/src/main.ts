@@ -14,12 +14,17 @@ runServiceMain({
   providers: ({ runtime }) => [
     {
       provide: PANEL_SETTINGS,
-      useValue: panelSettingsFrom(runtime.secretKey, {
-        testAuthEnabled: runtime.testAuthEnabled,
-        paymentPageUrl: runtime.paymentPageUrl,
-        rateLimitPerMinute: runtime.rateLimitPerMinute,
-        ...(runtime.callbacks?.retryScheduleMs ? { callbackRetryScheduleMs: runtime.callbacks.retryScheduleMs } : {}),
-      }),
+      useValue: {
+        ...panelSettingsFrom(runtime.secretKey, {
+          testAuthEnabled: runtime.testAuthEnabled,
+          paymentPageUrl: runtime.paymentPageUrl,
+          rateLimitPerMinute: runtime.rateLimitPerMinute,
+          ...(runtime.callbacks?.retryScheduleMs ? { callbackRetryScheduleMs: runtime.callbacks.retryScheduleMs } : {}),
+        }),
+        ...(runtime.secretRotationOverlapSeconds !== undefined
+          ? { secretRotationOverlapSeconds: runtime.secretRotationOverlapSeconds }
+          : {}),
+      },
     },
   ],
   configureHttp: (fastify) => registerPanelWeb(fastify),

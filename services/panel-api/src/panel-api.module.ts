@@ -23,10 +23,11 @@ import { ReconciliationController } from './reconciliation/reconciliation.contro
 import { ReconciliationService } from './reconciliation/reconciliation.service.js';
 import { StatementUploadParser } from './reconciliation/statement-upload.parser.js';
 import { RiskController } from './risk/risk.controller.js';
+import { PORTAL_CONTROLLERS, PORTAL_PROVIDERS } from './portal/portal.feature.js';
 
 /**
  * The operator side: auth (JWT + refresh rotation, 2FA), RBAC, back-office records and the
- * approval actions, each action one command to the ledger. Needs SQL_DATABASE and PANEL_SETTINGS.
+ * approval actions, each action one command to the ledger; and the merchant portal (/portal/…). Needs SQL_DATABASE and PANEL_SETTINGS.
  */
 @Module({
   imports: [CqrsModule],
@@ -41,6 +42,7 @@ import { RiskController } from './risk/risk.controller.js';
     StatementsController,
     ReconciliationController,
     RiskController,
+    ...PORTAL_CONTROLLERS,
   ],
   providers: [
     OperatorDirectory,
@@ -56,6 +58,7 @@ import { RiskController } from './risk/risk.controller.js';
     StatementsService,
     ReconciliationService,
     StatementUploadParser,
+    ...PORTAL_PROVIDERS,
   ],
   exports: [PanelAuthGuard, OperatorDirectory, SessionTokens],
 })

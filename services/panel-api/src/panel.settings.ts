@@ -13,7 +13,12 @@ export interface PanelSettings {
   lockoutMs: number;
   /** What this process's configuration (environment) runs with, for API settings no operator has set. */
   runtimeApiSettings: RuntimeApiSettings;
+  /** How long a rotated secret stays accepted beside its successor unless the rotation says (SECRET_ROTATION_OVERLAP_HOURS). */
+  secretRotationOverlapSeconds: number;
 }
+
+/** The default overlap window of a secret rotation: 24 hours. */
+export const DEFAULT_SECRET_ROTATION_OVERLAP_SECONDS = 24 * 3_600;
 
 export interface RuntimeApiSettings {
   testAuthEnabled: boolean;
@@ -34,5 +39,6 @@ export function panelSettingsFrom(secretKey: Buffer, runtimeApiSettings: Runtime
     maxFailedAttempts: 5,
     lockoutMs: 15 * 60_000,
     runtimeApiSettings,
+    secretRotationOverlapSeconds: DEFAULT_SECRET_ROTATION_OVERLAP_SECONDS,
   };
 }

@@ -42,7 +42,13 @@ export function registerCacheNotices(fixture: () => DistributedFixture): void {
     )!;
 
     await primed(ROTATED_KEY.apiSecret);
-    const rotated = await http('POST', panel.url('/panel/providers/rotate-secret'), { id: provider.id }, auth);
+    // A hard cut (no overlap window): the old secret is refused once the notice arrives.
+    const rotated = await http(
+      'POST',
+      panel.url('/panel/providers/rotate-secret'),
+      { id: provider.id, overlapSeconds: 0 },
+      auth,
+    );
     const rotatedAtMs = Date.now();
     expect(rotated.status).toBe(201);
     const oldSecret = await untilRefused(ROTATED_KEY.apiSecret, 401, rotatedAtMs);

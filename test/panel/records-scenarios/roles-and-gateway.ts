@@ -125,12 +125,15 @@ export function registerRolesAndGateway(fixture: () => RecordsFixture): void {
     expect((await client.get(`/panel/providers/${ids.provider}`, admin)).body).toMatchObject({ active: true });
   });
 
-  it('rotate-secret answers a new secret once; the old one stops working with the answer', async () => {
+  it('rotate-secret with no overlap answers a new secret once; the old one stops working with the answer', async () => {
     const { client, admin, ids, secrets, h2hDeposit } = fixture();
     // Cached with the old secret first.
     expect((await h2hDeposit(secrets.provider!.apiKey, secrets.provider!.apiSecret, 'BETA-BEFORE')).status).toBe(201);
-    const rotated = await client.post('/panel/providers/rotate-secret', { id: ids.provider }, admin);
-    expect(rotated).toMatchObject({ status: 201, body: { id: ids.provider, apiKey: secrets.provider!.apiKey } });
+    const rotated = await client.post('/panel/providers/rotate-secret', { id: ids.provider, overlapSeconds: 0 }, admin);
+    expect(rotated).toMatchObject({
+      status: 201,
+      body: { id: ids.provider, apiKey: secrets.provider!.apiKey, previousSecretValidUntil: null },
+    });
     expect(rotated.body.apiSecret).toMatch(/^sk_/);
     expect(rotated.body.apiSecret).not.toBe(secrets.provider!.apiSecret);
     expect((await client.post('/panel/providers/reveal-secret', { id: ids.provider }, admin)).body.apiSecret).toBe(

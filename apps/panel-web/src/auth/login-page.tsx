@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { useLogin, useTranslate } from 'react-admin';
 import { useSingleFlight } from '../resources/transactions/use-single-flight';
 import { LocaleSwitch } from '../layout/locale-switch';
-import { loginWithPassword, verifyTwoFactor } from './operator-session';
+import { confirmTwoFactorSetup, loginWithPassword, startTwoFactorSetup, verifyTwoFactor } from './operator-session';
+import type { TwoFactorSetupResponse } from '@transfergate/contracts/panel';
 import { errorText } from '../api/error-text';
 
 /**
@@ -17,11 +18,25 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [challengeToken, setChallengeToken] = useState<string | null>(null);
+  const [enrolment, setEnrolment] = useState<TwoFactorSetupResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   const submit = useSingleFlight(async () => {
     setError(null);
     try {
+      if (enrolment) {
+        // 2FA is on: sign in with the password again, which now asks for a code.
+        await confirmTwoFactorSetup(enrolment.setupToken, code.trim());
+        setEnrolment(null);
+        setCode('');
+        const step = await loginWithPassword(username.trim(), password);
+        if (step.kind === 'challenge') {
+          setChallengeToken(step.challengeToken);
+          setNotice(translate('tg.login.setup_done'));
+        }
+        return;
+      }
       if (challengeToken) {
         const tokens = await verifyTwoFactor(challengeToken, code.trim());
         await login({ tokens });
@@ -29,6 +44,7 @@ export function LoginPage() {
       }
       const step = await loginWithPassword(username.trim(), password);
       if (step.kind === 'challenge') setChallengeToken(step.challengeToken);
+      else if (step.kind === 'setup_required') setEnrolment(await startTwoFactorSetup(username.trim(), password));
       else await login({ tokens: step.tokens });
     } catch (failure) {
       setError(translate('tg.login.failed', { message: errorText(translate, failure) }));
@@ -44,14 +60,32 @@ export function LoginPage() {
       component="main"
       sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'grey.100' }}
     >
-      <Card sx={{ width: 380 }}>
+      <Card sx={{ width: 380, maxWidth: '100%' }}>
         <CardContent>
           <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
             {translate('tg.login.title')}
           </Typography>
           <form onSubmit={onSubmit} noValidate data-testid="login-form">
             <Stack spacing={2}>
-              {challengeToken ? (
+              {enrolment ? (
+                <>
+                  <Alert severity="info">{translate('tg.login.setup_required')}</Alert>
+                  <Box
+                    component="img"
+                    src={enrolment.qrCodeDataUrl}
+                    alt={translate('tg.twofa.qr_alt')}
+                    sx={{ width: 180, alignSelf: 'center' }}
+                  />
+                  <Typography variant="body2">
+                    {translate('tg.login.setup_key')}{' '}
+                    <Box component="code" data-testid="totp-secret" sx={{ wordBreak: 'break-all' }}>
+                      {new URL(enrolment.otpauthUrl).searchParams.get('secret')}
+                    </Box>
+                  </Typography>
+                </>
+              ) : null}
+              {notice ? <Alert severity="success">{notice}</Alert> : null}
+              {challengeToken || enrolment ? (
                 <TextField
                   id="totp-code"
                   label={translate('tg.login.code')}
@@ -90,12 +124,14 @@ export function LoginPage() {
                 </Alert>
               ) : null}
               <Button type="submit" variant="contained" size="large" disabled={submit.pending}>
-                {translate(challengeToken ? 'tg.login.verify' : 'tg.login.sign_in')}
+                {translate(challengeToken || enrolment ? 'tg.login.verify' : 'tg.login.sign_in')}
               </Button>
-              {challengeToken ? (
+              {challengeToken || enrolment ? (
                 <Button
                   onClick={() => {
                     setChallengeToken(null);
+                    setEnrolment(null);
+                    setNotice(null);
                     setCode('');
                     setError(null);
                   }}

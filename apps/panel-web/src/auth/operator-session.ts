@@ -1,12 +1,16 @@
 import { HttpError } from 'react-admin';
-import type { LoginResponse, MeResponse, TokenResponse } from '@transfergate/contracts/panel';
+import type { LoginResponse, MeResponse, TokenResponse, TwoFactorSetupResponse } from '@transfergate/contracts/panel';
 import { errorMessage, panelFetch } from '../api/http';
 import { clearSession, saveSession, type SessionTokens } from '../api/session';
 
 /** GET /api/auth/me. */
 export type Me = MeResponse;
 
-export type PasswordStep = { kind: 'tokens'; tokens: SessionTokens } | { kind: 'challenge'; challengeToken: string };
+export type PasswordStep =
+  | { kind: 'tokens'; tokens: SessionTokens }
+  | { kind: 'challenge'; challengeToken: string }
+  /** The account's role requires 2FA and it has none yet (merchant admins): enrol first. */
+  | { kind: 'setup_required' };
 
 async function postAnonymous<T>(path: string, body: unknown): Promise<T> {
   const response = await fetch(path, {
@@ -23,11 +27,27 @@ async function postAnonymous<T>(path: string, body: unknown): Promise<T> {
 
 /** Step 1: username + password. Answers tokens, or a challenge when the operator has 2FA. */
 export async function loginWithPassword(username: string, password: string): Promise<PasswordStep> {
-  const answer = await postAnonymous<LoginResponse>('/api/auth/login', { username, password });
+  let answer: LoginResponse;
+  try {
+    answer = await postAnonymous<LoginResponse>('/api/auth/login', { username, password });
+  } catch (failure) {
+    const body = (failure as HttpError).body as { errorCode?: string } | undefined;
+    if (body?.errorCode === 'two_factor_setup_required') return { kind: 'setup_required' };
+    throw failure;
+  }
   if ('twoFactorRequired' in answer && answer.twoFactorRequired === true) {
     return { kind: 'challenge', challengeToken: answer.challengeToken };
   }
   return { kind: 'tokens', tokens: answer as TokenResponse };
+}
+
+/** Enrolment before the first sign-in (accounts that must have 2FA): username + password. */
+export function startTwoFactorSetup(username: string, password: string): Promise<TwoFactorSetupResponse> {
+  return postAnonymous<TwoFactorSetupResponse>('/api/auth/2fa/setup/init', { username, password });
+}
+
+export function confirmTwoFactorSetup(setupToken: string, code: string): Promise<unknown> {
+  return postAnonymous('/api/auth/2fa/setup/confirm', { setupToken, code });
 }
 
 /** Step 2 (2FA): the challenge and a TOTP code. */

@@ -15,6 +15,10 @@ export const appEn = {
       back: 'Start over',
       failed: 'Sign-in failed: %{message}',
       setup_link: 'Set up two-factor authentication',
+      setup_required:
+        'Your account needs two-factor authentication before the first sign-in. Scan the code with your authenticator app (or enter the key), then type the 6-digit code.',
+      setup_key: 'Key:',
+      setup_done: 'Two-factor authentication is on. Enter the next code to sign in.',
     },
     twofa: {
       title: 'Two-factor authentication',
@@ -153,6 +157,10 @@ export const appTr: typeof appEn = {
       back: 'Baştan başla',
       failed: 'Giriş başarısız: %{message}',
       setup_link: 'İki adımlı doğrulamayı kur',
+      setup_required:
+        'Hesabınız ilk girişten önce iki adımlı doğrulama gerektiriyor. Kodu doğrulama uygulamanızla okutun (ya da anahtarı girin), ardından 6 haneli kodu yazın.',
+      setup_key: 'Anahtar:',
+      setup_done: 'İki adımlı doğrulama açıldı. Giriş için sonraki kodu girin.',
     },
     twofa: {
       title: 'İki adımlı doğrulama',

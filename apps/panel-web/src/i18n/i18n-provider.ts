@@ -9,6 +9,7 @@ import { operatorMessages } from './operator-messages';
 import { setTranslator } from './translator';
 import { currentLocale, setCurrentLocale, type UiLocale } from './current-locale';
 import { raTurkish } from './ra-turkish';
+import { portalMessages } from '../portal/portal-messages';
 
 const english = mergeTranslations(
   englishMessages,
@@ -17,6 +18,7 @@ const english = mergeTranslations(
   recordMessages.en,
   logMessages.en,
   reconciliationMessages.en,
+  portalMessages.en,
 ) as TranslationMessages;
 // Turkish on top of English: a key nobody translated yet shows in English, never as a raw key.
 const turkish = mergeTranslations(
@@ -27,6 +29,7 @@ const turkish = mergeTranslations(
   recordMessages.tr,
   logMessages.tr,
   reconciliationMessages.tr,
+  portalMessages.tr,
 ) as TranslationMessages;
 
 const catalogues: Record<UiLocale, TranslationMessages> = { en: english, tr: turkish };

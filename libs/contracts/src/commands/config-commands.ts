@@ -231,6 +231,35 @@ export class DeleteProviderCommand extends Command<ConfigResult> {
   }
 }
 
+/** The longest overlap window a rotation may ask for: 7 days. */
+export const MAX_SECRET_OVERLAP_SECONDS = 7 * 86_400;
+
+/**
+ * Replaces a provider's API secret with `apiSecret` (sealed by the ledger). For `overlapSeconds` the
+ * secret it replaces stays accepted beside it (0: a hard cut). A secret still in its overlap from an
+ * earlier rotation is dropped: at most two are ever in force.
+ */
+export class RotateProviderSecretCommand extends Command<ConfigResult> {
+  constructor(
+    readonly providerId: string,
+    readonly apiSecret: string,
+    readonly overlapSeconds: number,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
+/** Ends a rotation's overlap window now: from the answer on only the current secret is accepted. */
+export class EndProviderSecretOverlapCommand extends Command<ConfigResult> {
+  constructor(
+    readonly providerId: string,
+    readonly actor: ActorRef,
+  ) {
+    super();
+  }
+}
+
 export interface RevealedProviderSecret {
   providerId: string;
   name: string;

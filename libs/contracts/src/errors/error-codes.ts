@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   /** A second verify of a challenge that already opened a session (a double-click): not a failure. */
   two_factor_code_used: 409,
   permission_denied: 403,
+  /** The account's role requires 2FA and none is set up: POST /api/auth/2fa/setup/init with username and password. */
+  two_factor_setup_required: 403,
   weak_password: 400,
   account_locked: 429,
   ip_not_allowed: 403,

@@ -33,6 +33,7 @@ export const EVENT_CATALOG = {
   MerchantDeleted: { version: 1, schema: config.MerchantDeletedV1 },
   ProviderDeleted: { version: 1, schema: config.ProviderDeletedV1 },
   ProviderSecretRevealed: { version: 1, schema: config.ProviderSecretRevealedV1 },
+  CallbacksRecoveryRequested: { version: 1, schema: config.CallbacksRecoveryRequestedV1 },
   ApiSettingsConfigured: { version: 1, schema: config.ApiSettingsConfiguredV1 },
   StatementImported: { version: 1, schema: recon.StatementImportedV1 },
   StatementLineImported: { version: 1, schema: recon.StatementLineImportedV1 },
@@ -79,6 +80,8 @@ export const STREAMS = {
   apiKey: (apiKeyHash: string) => `api-key-${apiKeyHash}`,
   apiSettings: () => 'settings-api',
   providerSecretAccess: (providerId: string) => `provider-secret-access-${providerId}`,
+  /** A merchant's callback recoveries from the portal (one event each). */
+  callbackRecovery: (merchantId: string) => `callback-recovery-${merchantId}`,
   /** A receiving account's statement lines and every decision on them. */
   bankStatement: (bankAccountId: string) => `bank-statement-${bankAccountId}`,
   /** Claims a deposit for one statement line (no_stream): never matched twice. */

@@ -40,8 +40,21 @@ export const ProviderConfiguredV1 = z.object({
   apiKey: z.string(),
   /** AES-256-GCM ciphertext (see SecretBox); the plain secret never enters the event stream. */
   apiSecretSealed: z.string(),
+  /**
+   * The secret a rotation replaced, sealed like `apiSecretSealed`, still accepted until
+   * `previousApiSecretUntil` (ISO 8601 UTC): the rotation's overlap window. Both are present or
+   * neither; a rotation with no overlap, or the overlap ended early, leaves them out.
+   */
+  previousApiSecretSealed: z.string().optional(),
+  previousApiSecretUntil: z.iso.datetime().optional(),
   apiAllowedIps: z.array(z.string()),
   active: z.boolean(),
+  /**
+   * The merchant's own callback URLs for this provider's transactions (set in the portal; the egress
+   * policy applies). Absent: the infrastructure's.
+   */
+  callbackDeposit: z.string().optional(),
+  callbackWithdrawal: z.string().optional(),
   /**
    * A sandbox (test) provider: its own transactions may be approved or rejected through the API
    * (POST /sandbox/transactions/…), without an operator. Present only when true (added later).
@@ -70,6 +83,11 @@ export const OperatorConfiguredV1 = z.object({
   active: z.boolean(),
   /** TOTP secret sealed with the SecretBox key; present once 2FA is confirmed. */
   totpSecretSealed: z.string().optional(),
+  /**
+   * A merchant user: the account sees and acts on this merchant only (the portal, /portal/…) and
+   * holds a merchant role (merchant_admin, merchant_developer, merchant_viewer). Absent: an operator.
+   */
+  merchantId: z.string().optional(),
 });
 
 /** A role and its permission set; `deleted` retires it (its stream stays as the audit trail). */
@@ -92,6 +110,20 @@ export const ProviderDeletedV1 = ProviderConfiguredV1.extend({ deleted: z.litera
 
 /** An operator revealed a provider's API secret (the event records who and from where; never the secret). */
 export const ProviderSecretRevealedV1 = z.object({ providerId: z.string(), apiKey: z.string() });
+
+/** The most failed callbacks one recovery resends (a merchant narrows the time range for more). */
+export const MAX_CALLBACKS_PER_RECOVERY = 200;
+
+/**
+ * A merchant user asked to resend every failed callback of its merchant created in [from, to): the
+ * one audit entry of a recovery (who and from where in the metadata), naming the callbacks resent.
+ */
+export const CallbacksRecoveryRequestedV1 = z.object({
+  merchantId: z.string(),
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  deliveryIds: z.array(z.string()).max(MAX_CALLBACKS_PER_RECOVERY),
+});
 
 /** The operator-editable API settings, by their names in ApiSettingsConfigured. */
 export const API_SETTING_KEYS = [

@@ -412,6 +412,8 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   two_factor_code_used:
     'this sign-in was already completed (a repeated verify of the same login); the session it opened stands',
   permission_denied: 'your role lacks the permission transactions.approve',
+  two_factor_setup_required:
+    'this account must set up two-factor authentication first: POST /api/auth/2fa/setup/init with username and password',
   weak_password: 'the new password must have at least 12 characters',
   account_locked: 'too many failed attempts; try again later',
   ip_not_allowed: 'caller IP is not allowed for this provider',

@@ -13,6 +13,7 @@ export const AUDIT_REDACTED = '[redacted]';
 /** Event fields that hold secrets (sealed or hashed they still must not be shown). */
 export const AUDIT_SECRET_FIELDS: readonly string[] = [
   'apiSecretSealed',
+  'previousApiSecretSealed',
   'apiSecret',
   'passwordHash',
   'password',

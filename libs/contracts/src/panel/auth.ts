@@ -52,6 +52,8 @@ export const MeResponseSchema = z.object({
   role: z.string(),
   permissions: z.array(z.string()),
   twoFactorEnabled: z.boolean(),
+  /** A merchant user's merchant (the portal's scope); absent for operators. */
+  merchantId: z.string().optional(),
 });
 /** GET /api/auth/me. */
 export type MeResponse = z.infer<typeof MeResponseSchema>;

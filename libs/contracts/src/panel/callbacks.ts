@@ -144,6 +144,11 @@ export interface PanelCallbackPage {
 
 export interface CallbackListFilters {
   state?: CallbackDeliveryState[];
+  /** Only callbacks of these providers (the portal: a merchant's providers). */
+  providerIds?: string[];
+  /** Only callbacks created in [createdFrom, createdTo) (ISO 8601). */
+  createdFrom?: string;
+  createdTo?: string;
   transactionId?: string;
   type?: 'deposit' | 'withdrawal';
   limit: number;

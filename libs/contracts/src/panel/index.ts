@@ -12,3 +12,4 @@ export * from './statements.js';
 export * from './statements-csv.js';
 export * from './dashboard.js';
 export * from './cursor-page.js';
+export * from './merchant-portal.js';

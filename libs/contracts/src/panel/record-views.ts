@@ -42,6 +42,14 @@ export const PanelProviderSchema = z.object({
   apiAllowedIps: z.array(z.string()),
   active: z.boolean(),
   sandbox: z.boolean(),
+  /**
+   * Until when (ISO 8601 UTC) the secret the last rotation replaced is still accepted beside the
+   * current one; null when no overlap window is open.
+   */
+  previousSecretValidUntil: z.string().nullable(),
+  /** The provider's own callback URLs (set by its merchant); null: the infrastructure's. */
+  callbackDeposit: z.string().nullable(),
+  callbackWithdrawal: z.string().nullable(),
   deleted: z.boolean(),
   updatedAt: z.string(),
 });
@@ -85,6 +93,8 @@ export const PanelOperatorSchema = z.object({
   role: z.string(),
   active: z.boolean(),
   twoFactorEnabled: z.boolean(),
+  /** A merchant user's merchant; null for operators. */
+  merchantId: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type PanelOperator = z.infer<typeof PanelOperatorSchema>;
@@ -139,12 +149,16 @@ export interface PanelProviderRevealResponse {
   apiSecret: string;
 }
 
-/** POST /panel/providers/rotate-secret: the new secret, shown this one time. */
+/**
+ * POST /panel/providers/rotate-secret: the new secret, shown this one time, and until when the
+ * replaced one is still accepted (null: a hard cut).
+ */
 export interface PanelProviderRotateResponse {
   success: true;
   id: string;
   apiKey: string;
   apiSecret: string;
+  previousSecretValidUntil: string | null;
   record: PanelProvider;
   message: string;
 }

@@ -21,7 +21,7 @@ export type MerchantRow = RecordRow<EventData<'MerchantConfigured'>> & {
   providerCount: number;
 };
 
-export type ProviderRecord = Omit<EventData<'ProviderConfigured'>, 'apiSecretSealed'>;
+export type ProviderRecord = Omit<EventData<'ProviderConfigured'>, 'apiSecretSealed' | 'previousApiSecretSealed'>;
 export type ProviderRow = RecordRow<ProviderRecord> & {
   merchantName: string | null;
   infrastructureSlug: string | null;

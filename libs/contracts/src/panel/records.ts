@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SECRET_OVERLAP_SECONDS } from '../commands/config-commands.js';
 import { API_FORM_NAMES, CALLBACK_FORMATS } from '../events/config-events.js';
 import { rawText, requestText } from '../http/text.js';
 import { AmountSchema, percentToBasisPoints } from '../money/kurus.js';
@@ -41,6 +42,15 @@ export const ROLE_NAME_PATTERN = /^[a-z][a-z0-9_-]{1,31}$/;
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
 export const RecordIdRequestSchema = z.object({ id: RecordIdSchema });
+
+/**
+ * POST /panel/providers/rotate-secret: `overlapSeconds` keeps the replaced secret accepted that long
+ * (0: a hard cut; absent: the configured default, SECRET_ROTATION_OVERLAP_HOURS).
+ */
+export const ProviderRotateSecretRequestSchema = z.object({
+  id: RecordIdSchema,
+  overlapSeconds: z.number().int().min(0).max(MAX_SECRET_OVERLAP_SECONDS).optional(),
+});
 
 export const MerchantSaveRequestSchema = z.object({
   /** Optional check: when given it must be the record the name keys. */

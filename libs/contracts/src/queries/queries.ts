@@ -9,6 +9,9 @@ export interface ProviderCredentials {
   name: string;
   apiKey: string;
   apiSecret: string;
+  /** The secret a rotation replaced, accepted until `previousApiSecretUntil` (ISO 8601 UTC) passes. */
+  previousApiSecret?: string;
+  previousApiSecretUntil?: string;
   apiAllowedIps: string[];
   active: boolean;
   merchantId: string;

@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
 import { Agent } from 'undici';
-import { EVENT_CATALOG, STREAMS, explicitApiSettings } from '@transfergate/contracts';
+import { EVENT_CATALOG, STREAMS, explicitApiSettings, secretsInForce } from '@transfergate/contracts';
 import type { PostgresEventStore, SqlDatabase } from '@transfergate/event-store';
 import { egressPolicy, type SecretBox } from '@transfergate/security';
 import { DEFAULT_CALLBACK_RETRY_SCHEDULE_MS, type CallbackSettings } from '../callback.settings.js';
@@ -25,8 +25,11 @@ interface ClaimedDelivery {
   infrastructure_id: string;
   /** The request id recorded on the transaction's first event: it follows the transaction into the callback. */
   request_id: string | null;
-  /** The provider's API secret as its stream says now (sealed), read by the claim itself. */
-  secret_sealed: string | null;
+  /**
+   * The provider's API secrets as its stream says now (sealed), read by the claim itself: the current
+   * one, and the one a rotation replaced with the end of its overlap window.
+   */
+  secrets: { current: string | null; previous: string | null; previousUntil: string | null } | null;
 }
 
 /** Attempts recorded by one statement at most. */
@@ -242,9 +245,11 @@ export class DeliveryWorker {
          d.next_requested_by, d.transaction_id::text, d.external_id, d.infrastructure_id,
          (select e.metadata->>'requestId' from es_events e
            where e.stream_id = 'txn-' || d.transaction_id::text and e.stream_version = 1) as request_id,
-         (select e.data->>'apiSecretSealed' from es_events e
+         (select jsonb_build_object('current', e.data->>'apiSecretSealed',
+             'previous', e.data->>'previousApiSecretSealed', 'previousUntil', e.data->>'previousApiSecretUntil')
+           from es_events e
            where e.stream_id = 'provider-' || d.provider_id and e.type in ('ProviderConfigured', 'ProviderDeleted')
-           order by e.stream_version desc limit 1) as secret_sealed`,
+           order by e.stream_version desc limit 1) as secrets`,
       [this.owner, this.settings.leaseMs, limit, this.inFlightIds()],
     );
     return rows;
@@ -278,11 +283,11 @@ export class DeliveryWorker {
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
     let result: HttpAttemptResult;
-    const secret = await this.providerSecret(delivery.provider_id, delivery.secret_sealed).catch((error: unknown) => {
+    const secrets = await this.providerSecrets(delivery.secrets).catch((error: unknown) => {
       this.logger.error(`callback ${delivery.delivery_id}: provider secret unavailable: ${String(error)}`);
       return undefined;
     });
-    if (secret === undefined) {
+    if (secrets === undefined) {
       result = {
         outcome: 'not_sent',
         statusCode: null,
@@ -301,7 +306,10 @@ export class DeliveryWorker {
           'user-agent': 'transfergate-callbacks/1',
           'webhook-id': delivery.delivery_id,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': standardWebhookSignature(secret, delivery.delivery_id, timestamp, delivery.body),
+          // During a rotation's overlap window one signature per secret in force, space-separated.
+          'webhook-signature': secrets
+            .map((secret) => standardWebhookSignature(secret, delivery.delivery_id, timestamp, delivery.body))
+            .join(' '),
           ...(delivery.request_id && SANE_REQUEST_ID.test(delivery.request_id)
             ? { 'x-request-id': delivery.request_id }
             : {}),
@@ -577,15 +585,26 @@ export class DeliveryWorker {
    * The provider's API secret from what the claim read of its stream at claim time (rotations apply
    * to the next attempt): no read of its own per delivery.
    */
-  private async providerSecret(_providerId: string, sealed: string | null): Promise<string | undefined> {
-    if (sealed === null) return undefined;
-    let secret = this.unsealed.get(sealed);
-    if (secret === undefined) {
-      secret = this.box.open(sealed);
-      if (this.unsealed.size >= MAX_UNSEALED_SECRETS) this.unsealed.clear();
-      this.unsealed.set(sealed, secret);
-    }
-    return secret;
+  /** The secrets in force now, unsealed (cached by ciphertext, bounded); undefined when the provider has none. */
+  private async providerSecrets(sealed: ClaimedDelivery['secrets']): Promise<string[] | undefined> {
+    if (!sealed || sealed.current === null) return undefined;
+    const inForce = secretsInForce(
+      {
+        current: sealed.current,
+        previous: sealed.previous ?? undefined,
+        previousUntil: sealed.previousUntil ?? undefined,
+      },
+      Date.now(),
+    );
+    return inForce.map((ciphertext) => {
+      let secret = this.unsealed.get(ciphertext);
+      if (secret === undefined) {
+        secret = this.box.open(ciphertext);
+        if (this.unsealed.size >= MAX_UNSEALED_SECRETS) this.unsealed.clear();
+        this.unsealed.set(ciphertext, secret);
+      }
+      return secret;
+    });
   }
 }
 

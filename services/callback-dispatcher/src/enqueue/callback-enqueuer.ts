@@ -49,11 +49,12 @@ interface NewDelivery {
  * The consumer's handler: for every TransactionApproved / TransactionRejected, one delivery row in
  * the same transaction as the consumer's checkpoint, so each final transaction is enqueued exactly
  * once (a replayed batch hits the unique keys and adds nothing). The body, the target URL and the
- * format are taken from the transaction's stream and its infrastructure as they are now and frozen.
+ * format are taken from the transaction's stream, its infrastructure and its provider (the merchant's own
+ * callback URLs) as they are now and frozen.
  * Answers how many deliveries became due.
  *
  * A batch costs a fixed number of statements whatever its size: the transactions' streams in one
- * read, their infrastructures' in another, the providers' (MD5 format only) in a third, and one
+ * read, their infrastructures' in another, the providers' in a third, and one
  * insert of every row.
  */
 export async function enqueueCallbacks(events: RecordedEvent[], tx: SqlExecutor, box: SecretBox): Promise<number> {
@@ -74,10 +75,8 @@ export async function enqueueCallbacks(events: RecordedEvent[], tx: SqlExecutor,
       return [streamId, last && EVENT_CATALOG.InfrastructureConfigured.schema.parse(last.data)] as const;
     }),
   );
-  const signedWithSecret = decided.filter(
-    ({ origin }) => configs.get(STREAMS.infrastructure(origin.infrastructureId))?.callbackFormat === 'md5',
-  );
-  const providers = await store.readStreams(signedWithSecret.map(({ origin }) => STREAMS.provider(origin.providerId)));
+  // Every provider: its own callback URLs (set in the portal) and, for MD5, its secret.
+  const providers = await store.readStreams(decided.map(({ origin }) => STREAMS.provider(origin.providerId)));
   const deliveries = decided.map((decision) =>
     describeDelivery(
       decision,
@@ -179,7 +178,12 @@ function describeDelivery(
 
   if (!infra) return { ...delivery, problem: `infrastructure ${origin.infrastructureId} not found` };
   delivery.format = infra.callbackFormat;
-  delivery.targetUrl = type === 'deposit' ? infra.callbackDeposit : infra.callbackWithdrawal;
+  const providerEvent = lastOf(providerStream, ['ProviderConfigured', 'ProviderDeleted']);
+  const provider = providerEvent ? EVENT_CATALOG.ProviderConfigured.schema.parse(providerEvent.data) : undefined;
+  // The merchant's own URL for this provider, where it set one, else the infrastructure's.
+  delivery.targetUrl =
+    (type === 'deposit' ? provider?.callbackDeposit : provider?.callbackWithdrawal) ??
+    (type === 'deposit' ? infra.callbackDeposit : infra.callbackWithdrawal);
 
   const facts: CallbackFacts = {
     type,
@@ -194,10 +198,7 @@ function describeDelivery(
   };
   let sealed: string | undefined;
   if (infra.callbackFormat === 'md5') {
-    const providerEvent = lastOf(providerStream, ['ProviderConfigured', 'ProviderDeleted']);
-    sealed = providerEvent
-      ? EVENT_CATALOG.ProviderConfigured.schema.parse(providerEvent.data).apiSecretSealed
-      : undefined;
+    sealed = provider?.apiSecretSealed;
     if (!sealed)
       return { ...delivery, problem: `provider ${origin.providerId} not found (MD5 signature needs its secret)` };
   }

@@ -168,6 +168,16 @@ export class ListCallbackDeliveriesHandler implements IQueryHandler<ListCallback
     };
     if (filters.state?.length) where.push(`state in (${filters.state.map((s) => param(s)).join(', ')})`);
     if (filters.type) where.push(`type = ${param(filters.type)}`);
+    if (filters.providerIds) {
+      // No provider: nothing (an empty list must not mean "every provider").
+      where.push(
+        filters.providerIds.length === 0
+          ? 'false'
+          : `provider_id in (select jsonb_array_elements_text(${param(JSON.stringify(filters.providerIds))}::jsonb))`,
+      );
+    }
+    if (filters.createdFrom) where.push(`created_at >= ${param(filters.createdFrom)}::timestamptz`);
+    if (filters.createdTo) where.push(`created_at < ${param(filters.createdTo)}::timestamptz`);
     if (filters.transactionId) {
       const ref = filters.transactionId.trim();
       const alternatives = [`external_id = ${param(ref)}`];

@@ -6,6 +6,7 @@ import {
   FindProviderByApiKeyQuery,
   isDomainError,
   digestsEqual,
+  secretsInForce,
   type ProviderCredentials,
 } from '@transfergate/contracts';
 import { ReadThroughCache, type ReadThroughCacheLimits } from '@transfergate/runtime/caching';
@@ -65,8 +66,11 @@ export class ProviderAuthService {
   ): Promise<ProviderCredentials> {
     gateBeforeVerification(caller);
     const provider = await this.findByApiKey(apiKey);
-    const expected = signatureOf(provider?.apiSecret ?? UNKNOWN_KEY_SECRET);
-    if (!provider || !digestsEqual(expected, presentedSignature)) throw chargeFailed(caller, apiKey) ?? refusal();
+    const secrets = provider ? acceptedSecrets(provider) : [UNKNOWN_KEY_SECRET];
+    // Every secret in force is tried (no early exit), so the answer's timing does not tell which matched.
+    let matched = false;
+    for (const secret of secrets) matched = digestsEqual(signatureOf(secret), presentedSignature) || matched;
+    if (!provider || !matched) throw chargeFailed(caller, apiKey) ?? refusal();
     chargeVerified(caller, provider.apiKey);
     return provider;
   }
@@ -116,12 +120,32 @@ export class ProviderAuthService {
     }
   }
 
-  /** Secret comparison in constant time. */
+  /**
+   * Secret comparison in constant time, against every secret in force (the current one, and during
+   * a rotation's overlap window the one it replaced).
+   */
   assertSecret(provider: ProviderCredentials, presented: string | undefined): void {
-    const expected = Buffer.from(provider.apiSecret, 'utf8');
     const given = Buffer.from(presented ?? '', 'utf8');
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      throw new DomainError('invalid_credentials', 'invalid API credentials');
+    let matched = false;
+    for (const secret of acceptedSecrets(provider)) {
+      const expected = Buffer.from(secret, 'utf8');
+      matched = (expected.length === given.length && timingSafeEqual(expected, given)) || matched;
     }
+    if (!matched) throw new DomainError('invalid_credentials', 'invalid API credentials');
   }
+}
+
+/**
+ * The secrets a provider's requests may be signed with now: its current secret, and the one a
+ * rotation replaced until the overlap window ends (checked per request: the record is cached).
+ */
+export function acceptedSecrets(provider: ProviderCredentials, nowMs = Date.now()): string[] {
+  return secretsInForce(
+    {
+      current: provider.apiSecret,
+      previous: provider.previousApiSecret,
+      previousUntil: provider.previousApiSecretUntil,
+    },
+    nowMs,
+  );
 }

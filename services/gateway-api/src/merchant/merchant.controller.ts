@@ -14,7 +14,7 @@ import {
   parseBody,
 } from '@transfergate/contracts';
 import { presentedCredentials } from '../auth/credentials.js';
-import { ProviderAuthService } from '../auth/provider-auth.service.js';
+import { ProviderAuthService, acceptedSecrets } from '../auth/provider-auth.service.js';
 
 import { TransactionRequestsService } from '../requests/transaction-requests.service.js';
 import { type RequestOrigin, originOf } from '@transfergate/runtime/http';
@@ -72,13 +72,16 @@ export class MerchantController {
     return provider;
   }
 
-  /** The optional hash: checked whenever it is sent. */
+  /** The optional hash: checked whenever it is sent, with any secret in force (a rotation's overlap window). */
   private checkHash(
     provider: ProviderCredentials,
     body: { transactionId: string; amount: bigint; hash?: string },
   ): void {
     if (body.hash === undefined) return;
-    if (!digestsEqual(merchantHash(provider.apiKey, body.transactionId, provider.apiSecret, body.amount), body.hash)) {
+    const matches = acceptedSecrets(provider).map((secret) =>
+      digestsEqual(merchantHash(provider.apiKey, body.transactionId, secret, body.amount), body.hash!),
+    );
+    if (!matches.includes(true)) {
       throw new DomainError(
         'invalid_signature',
         'hash does not match SHA256(apiKey + transactionId + apiSecret + round(amount))',

@@ -39,6 +39,25 @@ describe('decideChangeProvider', () => {
     expect(decided.writes[0]!.events[0]!.data).toMatchObject({ apiSecretSealed: 'sealed-2' });
   });
 
+  it('given a rotation in its overlap window, when a secret is set directly, then it is a hard cut', () => {
+    const inWindow = providerRecord({
+      previousApiSecretSealed: 'sealed-0',
+      previousApiSecretUntil: '2099-01-01T00:00:00.000Z',
+    });
+    const decided = accepted(
+      decideChangeProvider(
+        change({ apiSecret: 'a-new-secret' }),
+        { provider: givenRecord(inWindow) },
+        { sealedSecret: 'sealed-2' },
+      ),
+    );
+    expect(decided.writes[0]!.events[0]!.data).toEqual(providerRecord({ apiSecretSealed: 'sealed-2' }));
+    const untouched = accepted(
+      decideChangeProvider(change({ active: false }), { provider: givenRecord(inWindow) }, unsealed),
+    );
+    expect(untouched.writes[0]!.events[0]!.data).toMatchObject({ previousApiSecretSealed: 'sealed-0' });
+  });
+
   it('sets and clears the sandbox flag only when given', () => {
     const sandboxed = givenRecord(providerRecord({ sandbox: true }));
     expect(accepted(decideChangeProvider(change({ active: true }), { provider: sandboxed }, unsealed)).writes).toEqual(

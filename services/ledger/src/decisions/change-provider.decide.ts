@@ -7,7 +7,13 @@ import {
   type ConfigResult,
 } from '@transfergate/contracts';
 import type { Decided } from './decision.js';
-import type { MerchantRecord, ProviderRecord, RecordDecision, RecordState } from './record-state.js';
+import {
+  withoutPreviousSecret,
+  type MerchantRecord,
+  type ProviderRecord,
+  type RecordDecision,
+  type RecordState,
+} from './record-state.js';
 
 /** The shortest API secret accepted. */
 export const MIN_API_SECRET_CHARS = 8;
@@ -53,10 +59,12 @@ export function decideChangeProvider(
   }
   const current = state.provider;
   if (!current) return new DomainError('not_found', `no provider ${providerId}`);
-  const { sandbox: _sandbox, ...unflagged } = current.record;
   const sealed = context.sealedSecret;
+  // A secret set here is a hard cut: a rotation's previous secret leaves with it.
+  const kept = sealed === undefined ? current.record : withoutPreviousSecret(current.record);
+  const { sandbox: _sandbox, ...unflagged } = kept;
   const next: ProviderRecord = {
-    ...(change.sandbox === undefined ? current.record : unflagged),
+    ...(change.sandbox === undefined ? kept : unflagged),
     ...(change.sandbox ? { sandbox: true as const } : {}),
     ...(change.merchantId !== undefined ? { merchantId: change.merchantId } : {}),
     ...(change.infrastructureId !== undefined ? { infrastructureId: change.infrastructureId } : {}),

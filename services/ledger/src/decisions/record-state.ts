@@ -48,3 +48,9 @@ export function evolveOperator(_state: RecordState<OperatorRecord> | undefined, 
     version: event.streamVersion,
   };
 }
+
+/** A provider record without a rotation's previous secret (no overlap window in force). */
+export function withoutPreviousSecret(record: ProviderRecord): ProviderRecord {
+  const { previousApiSecretSealed: _sealed, previousApiSecretUntil: _until, ...rest } = record;
+  return rest;
+}

@@ -39,4 +39,21 @@ describe('decideUpdateOperator', () => {
     expect(updateOperatorInputRefusal(update({ password: '123456789' }))?.errorCode).toBe('validation_failed');
     expect(updateOperatorInputRefusal(update({ password: '1234567890' }))).toBeUndefined();
   });
+
+  it('never moves an account across the line between operators and merchant users', () => {
+    const merchantUser = givenRecord(operatorRecord({ role: 'merchant_viewer', merchantId: 'm-1' }));
+    const change = (role: string) => ({ operatorId: 'op-2', change: { role } });
+    expect(refusalOf(decideUpdateOperator(change('admin'), merchantUser, { passwordHash: undefined })).errorCode).toBe(
+      'validation_failed',
+    );
+    expect(
+      refusalOf(
+        decideUpdateOperator(change('merchant_admin'), givenRecord(operatorRecord()), { passwordHash: undefined }),
+      ).errorCode,
+    ).toBe('validation_failed');
+    const promoted = accepted(
+      decideUpdateOperator(change('merchant_admin'), merchantUser, { passwordHash: undefined }),
+    );
+    expect(promoted.writes[0]!.events[0]!.data).toMatchObject({ role: 'merchant_admin', merchantId: 'm-1' });
+  });
 });

@@ -3,6 +3,7 @@ import {
   DomainError,
   STREAMS,
   domainEvent,
+  isMerchantRole,
   type ConfigResult,
   type UpdateOperatorCommand,
 } from '@transfergate/contracts';
@@ -34,6 +35,16 @@ export function decideUpdateOperator(
   if (invalid) return invalid;
   const { operatorId, change } = command;
   if (!state) return new DomainError('not_found', `no operator ${operatorId}`);
+  // A merchant user keeps a merchant role and an operator never gets one: the role never moves an
+  // account across the line between the operators' panel and a merchant's portal.
+  if (change.role !== undefined && isMerchantRole(change.role) !== (state.record.merchantId !== undefined)) {
+    return new DomainError(
+      'validation_failed',
+      state.record.merchantId !== undefined
+        ? `a merchant user holds a merchant role, not ${change.role}`
+        : `an operator cannot hold the merchant role ${change.role}`,
+    );
+  }
   const next = {
     ...state.record,
     ...(change.role !== undefined ? { role: change.role } : {}),

@@ -5,7 +5,10 @@ import { SQL_DATABASE, type SqlDatabase } from '@transfergate/event-store';
 import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { SecretBox } from '@transfergate/security';
 
-/** Provider, its merchant and infrastructure by API key, with the secret unsealed for the check. */
+/**
+ * Provider, its merchant and infrastructure by API key, with the secret (and a rotation's previous
+ * one, with its window's end) unsealed for the check.
+ */
 @QueryHandler(FindProviderByApiKeyQuery)
 export class FindProviderByApiKeyHandler implements IQueryHandler<
   FindProviderByApiKeyQuery,
@@ -39,14 +42,22 @@ export class FindProviderByApiKeyHandler implements IQueryHandler<
       name: provider.name,
       apiKey: provider.apiKey,
       apiSecret: this.box.open(provider.apiSecretSealed),
+      // The gateway checks the window's end on every request (the answer is cached for seconds).
+      ...(provider.previousApiSecretSealed !== undefined && provider.previousApiSecretUntil !== undefined
+        ? {
+            previousApiSecret: this.box.open(provider.previousApiSecretSealed),
+            previousApiSecretUntil: provider.previousApiSecretUntil,
+          }
+        : {}),
       apiAllowedIps: provider.apiAllowedIps,
       active: provider.active,
       merchantId: merchant.merchantId,
       merchantActive: merchant.active,
       infrastructureId: infrastructure.infrastructureId,
       apiForm: infrastructure.apiForm,
-      callbackDeposit: infrastructure.callbackDeposit,
-      callbackWithdrawal: infrastructure.callbackWithdrawal,
+      // The merchant's own URLs, where it set them, else the infrastructure's.
+      callbackDeposit: provider.callbackDeposit ?? infrastructure.callbackDeposit,
+      callbackWithdrawal: provider.callbackWithdrawal ?? infrastructure.callbackWithdrawal,
       ...(provider.sandbox ? { sandbox: true } : {}),
     };
   }

@@ -22,10 +22,10 @@ import { configIdFor } from '../persistence/ids.js';
  * Back-office record reads. Lists come from the read models; one record by id or natural key
  * comes from its stream's last event (read-your-writes right after a save), with derived figures
  * (balance, names, today's volume) from the read models. Secrets never leave: provider records are
- * parsed without `apiSecretSealed`, operators without `passwordHash` and `totpSecretSealed`.
+ * parsed without `apiSecretSealed` and `previousApiSecretSealed`, operators without `passwordHash` and `totpSecretSealed`.
  */
 
-const PUBLIC_PROVIDER = ProviderConfiguredV1.omit({ apiSecretSealed: true });
+const PUBLIC_PROVIDER = ProviderConfiguredV1.omit({ apiSecretSealed: true, previousApiSecretSealed: true });
 const PUBLIC_OPERATOR = OperatorConfiguredV1.omit({ passwordHash: true, totpSecretSealed: true });
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 /** Today's Turkish business day (UTC+3), as rm_bank_account_daily keys it. */
@@ -99,7 +99,7 @@ const SELECT: Record<RecordKind, { sql: string; id: string; order: string }> = {
     order: 'm.name',
   },
   provider: {
-    sql: `select p.provider_id id, p.record - 'apiSecretSealed' record,
+    sql: `select p.provider_id id, p.record - 'apiSecretSealed' - 'previousApiSecretSealed' record,
             to_char(p.updated_at at time zone 'UTC', ${ISO}) updated_at,
             m.name merchant_name, i.slug infrastructure_slug
           from rm_providers p
@@ -203,7 +203,13 @@ export class GetRecordHandler implements IQueryHandler<GetRecordQuery<RecordKind
     const last = events[events.length - 1];
     if (!last) return null;
     // Secrets are dropped here, before anything else sees the record.
-    const { apiSecretSealed: _s, passwordHash: _p, totpSecretSealed, ...record } = last.data as Record<string, unknown>;
+    const {
+      apiSecretSealed: _s,
+      previousApiSecretSealed: _ps,
+      passwordHash: _p,
+      totpSecretSealed,
+      ...record
+    } = last.data as Record<string, unknown>;
     const deleted = last.type === 'MerchantDeleted' || last.type === 'ProviderDeleted' || record.deleted === true;
     const select = SELECT[kind];
     const { rows } = await this.db.query<Row>(`${select.sql} where ${select.id} = $1`, [id]);

@@ -23,6 +23,7 @@ import { SignInAudit } from './sign-in-audit.service.js';
 import { SessionTokens } from './session-tokens.service.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { SecondFactor } from './second-factor.js';
+import { requiresTwoFactor } from './two-factor-policy.js';
 
 /** A fixed scrypt hash to verify against when the username is unknown, so timing reveals nothing. */
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -52,6 +53,12 @@ export class AuthController {
       throw new DomainError('invalid_credentials', 'invalid username or password');
     }
     await this.throttle.recordSuccess(input.username);
+    if (requiresTwoFactor(operator) && !operator.totpSecretSealed) {
+      throw new DomainError(
+        'two_factor_setup_required',
+        'this account must set up two-factor authentication first: POST /api/auth/2fa/setup/init with username and password',
+      );
+    }
     await this.signIns.record(
       'signed_in',
       operator.username,
@@ -90,6 +97,7 @@ export class AuthController {
       role: operator.role,
       permissions: operator.permissions,
       twoFactorEnabled: Boolean(record?.totpSecretSealed),
+      ...(operator.merchantId !== undefined ? { merchantId: operator.merchantId } : {}),
     };
   }
 

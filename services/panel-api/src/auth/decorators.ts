@@ -1,10 +1,10 @@
 import { SetMetadata, createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Permission } from './permissions.js';
+import type { Permission, PortalPermission } from './permissions.js';
 
 export const REQUIRED_PERMISSION = 'transfergate:requiredPermission';
 
 /** The permission a panel route needs; `authenticated` = any logged-in operator. */
-export const RequirePermission = (permission: Permission | 'authenticated') =>
+export const RequirePermission = (permission: Permission | PortalPermission | 'authenticated') =>
   SetMetadata(REQUIRED_PERMISSION, permission);
 
 /** The operator the guard authenticated for this request. */
@@ -12,7 +12,9 @@ export interface OperatorContext {
   operatorId: string;
   username: string;
   role: string;
-  permissions: Permission[];
+  permissions: Array<Permission | PortalPermission>;
+  /** A merchant user's merchant: every portal route acts on this one only. Absent for operators. */
+  merchantId?: string;
   sessionId: string;
   ip: string;
   /** The HTTP request's id, stamped on the events the operator's commands append. */

@@ -15,6 +15,12 @@ class Routes {
   @RequirePermission('authenticated')
   me() {}
 
+  @RequirePermission('portal.view')
+  portalView() {}
+
+  @RequirePermission('portal.credentials')
+  portalCredentials() {}
+
   /** A route someone forgot to decorate. */
   undeclared() {}
 }
@@ -24,6 +30,7 @@ interface Operator {
   username: string;
   role: string;
   active: boolean;
+  merchantId?: string;
 }
 
 /** The guard with its edges faked: tokens map to operators, roles to permissions; ended sessions counted. */
@@ -120,5 +127,38 @@ describe('PanelAuthGuard: bearer authentication and permissions on every route',
     expect(await codeOf(() => guard.canActivate(call('me', 'Bearer token-alice').context))).toBe('invalid_token');
     expect(await codeOf(() => guard.canActivate(call('me', 'Bearer token-ghost').context))).toBe('invalid_token');
     expect(ended).toEqual(['alice', 'ghost']);
+  });
+
+  it('keeps the portal and the panel apart: merchant roles only for merchant users, on portal routes only', async () => {
+    const admin = { ...ALICE, operatorId: 'root', role: 'admin' };
+    const developer = { ...ALICE, operatorId: 'dev', role: 'merchant_developer', merchantId: 'm-1' };
+    const viewer = { ...ALICE, operatorId: 'view', role: 'merchant_viewer', merchantId: 'm-1' };
+    const crossed = { ...ALICE, operatorId: 'crossed', role: 'admin', merchantId: 'm-1' };
+    const unscoped = { ...ALICE, operatorId: 'unscoped', role: 'merchant_admin' };
+    const { guard } = guardWith([admin, developer, viewer, crossed, unscoped], {
+      merchant_admin: ['transactions.approve'],
+    });
+    const as = (route: keyof Routes, id: string) =>
+      codeOf(() => guard.canActivate(call(route, `Bearer token-${id}`).context));
+    // An operator, even admin, has no portal permission (and no merchant to act on).
+    expect(await as('portalView', 'root')).toBe('permission_denied');
+    // A merchant user reaches the portal routes of its role, never an operator route.
+    expect(await as('portalView', 'dev')).toBe('allowed');
+    expect(await as('portalCredentials', 'dev')).toBe('allowed');
+    expect(await as('portalView', 'view')).toBe('allowed');
+    expect(await as('portalCredentials', 'view')).toBe('permission_denied');
+    expect(await as('approve', 'dev')).toBe('permission_denied');
+    // Across the line: a merchant user holding an operator role, an operator holding a merchant role
+    // (even one a custom role shadows), hold nothing.
+    expect(await as('approve', 'crossed')).toBe('permission_denied');
+    expect(await as('portalView', 'crossed')).toBe('permission_denied');
+    expect(await as('approve', 'unscoped')).toBe('permission_denied');
+    expect(await as('portalView', 'unscoped')).toBe('permission_denied');
+    const { context, request } = call('portalView', 'Bearer token-dev');
+    await guard.canActivate(context);
+    expect(request.operator).toMatchObject({
+      merchantId: 'm-1',
+      permissions: ['portal.view', 'portal.callbacks', 'portal.credentials'],
+    });
   });
 });

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@transfergate/contracts';
 import { REQUIRED_PERMISSION, type OperatorContext } from './decorators.js';
 import { OperatorDirectory } from './operator-directory.service.js';
-import type { Permission } from './permissions.js';
+import { accountPermissions, isPortalPermission, type Permission, type PortalPermission } from './permissions.js';
 import { SessionTokens } from './session-tokens.service.js';
 
 /**
@@ -20,10 +20,10 @@ export class PanelAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const required = this.reflector.getAllAndOverride<Permission | 'authenticated' | undefined>(REQUIRED_PERMISSION, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const required = this.reflector.getAllAndOverride<Permission | PortalPermission | 'authenticated' | undefined>(
+      REQUIRED_PERMISSION,
+      [context.getHandler(), context.getClass()],
+    );
     const request = context.switchToHttp().getRequest<FastifyRequest & { operator?: OperatorContext }>();
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -32,8 +32,12 @@ export class PanelAuthGuard implements CanActivate {
     const operator = await this.operators.byId(claims.operatorId);
     if (!operator || !operator.active) await this.tokens.endSessionsIfInactive(claims.operatorId);
     if (!operator) throw new DomainError('invalid_token', 'the operator is not active');
-    const permissions = await this.operators.permissionsOf(operator.role);
+    const permissions = await accountPermissions(operator, (role) => this.operators.permissionsOf(role));
     if (!required) throw new DomainError('permission_denied', 'this route declares no permission');
+    // A portal route acts on the caller's merchant: an account without one never passes (belt and braces).
+    if (isPortalPermission(required) && operator.merchantId === undefined) {
+      throw new DomainError('permission_denied', 'this route is for merchant users');
+    }
     if (required !== 'authenticated' && !permissions.includes(required)) {
       throw new DomainError('permission_denied', `your role lacks the permission ${required}`);
     }
@@ -42,6 +46,7 @@ export class PanelAuthGuard implements CanActivate {
       username: operator.username,
       role: operator.role,
       permissions,
+      ...(operator.merchantId !== undefined ? { merchantId: operator.merchantId } : {}),
       sessionId: claims.sessionId,
       ip: request.ip,
       requestId: String(request.id),

@@ -1,3 +1,5 @@
+import { isMerchantRole, type MerchantRoleName } from '@transfergate/contracts';
+
 /**
  * The permission catalogue (GET /api/config/permissions) and the built-in roles. Custom roles
  * (/panel/roles/save) hold any subset; a built-in role's name cannot be redefined.
@@ -75,6 +77,44 @@ export const BUILT_IN_ROLES: Record<string, readonly Permission[]> = {
   auditor: VIEW,
 };
 
+/**
+ * The merchant portal's permissions: held only through a merchant role by a merchant user (an
+ * account with a merchantId), never by an operator's role (custom roles hold operator permissions
+ * only), and always exercised on the account's own merchant.
+ */
+export const PORTAL_PERMISSIONS = {
+  'portal.view': "See the merchant's transactions with their callbacks, its balance and providers",
+  'portal.callbacks': "Resend the merchant's callbacks",
+  'portal.credentials': "Rotate the merchant's API secrets and end an overlap window",
+  'portal.users': 'Invite users to the merchant',
+} as const;
+export type PortalPermission = keyof typeof PORTAL_PERMISSIONS;
+
+export function isPortalPermission(value: string): value is PortalPermission {
+  return Object.hasOwn(PORTAL_PERMISSIONS, value);
+}
+
+export const MERCHANT_ROLES: Record<MerchantRoleName, readonly PortalPermission[]> = {
+  merchant_admin: ['portal.view', 'portal.callbacks', 'portal.credentials', 'portal.users'],
+  merchant_developer: ['portal.view', 'portal.callbacks', 'portal.credentials'],
+  merchant_viewer: ['portal.view'],
+};
+
 export function isPermission(value: string): value is Permission {
   return Object.hasOwn(PERMISSIONS, value);
+}
+
+/**
+ * What an account may do: a merchant user (merchantId set) the permissions of its merchant role, an
+ * operator those of its role (`operatorRole` reads built-in and custom roles). Anything across the
+ * line (a merchant user with an operator role, an operator with a merchant role) holds nothing.
+ */
+export async function accountPermissions(
+  account: { role: string; merchantId?: string | undefined },
+  operatorRole: (role: string) => Promise<Permission[]>,
+): Promise<Array<Permission | PortalPermission>> {
+  const merchantRole = isMerchantRole(account.role);
+  if (account.merchantId !== undefined)
+    return merchantRole ? [...MERCHANT_ROLES[account.role as MerchantRoleName]] : [];
+  return merchantRole ? [] : operatorRole(account.role);
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { requiresTwoFactor } from './two-factor-policy.js';
 import { CommandBus } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
@@ -177,6 +178,9 @@ export class TwoFactorService {
     const operator = await this.operators.byId(context.operatorId);
     if (!operator?.totpSecretSealed) {
       throw new DomainError('invalid_state_transition', 'two-factor authentication is not enabled');
+    }
+    if (requiresTwoFactor(operator)) {
+      throw new DomainError('permission_denied', 'this account must keep two-factor authentication');
     }
     await this.throttle.reserveAttempt(operator.username);
     await this.throttle.reserveAttempt(twoFactorSubject(operator.operatorId));

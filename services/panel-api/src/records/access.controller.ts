@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import {
+  OperatorInviteMerchantUserRequestSchema,
   OperatorSaveRequestSchema,
   RecordListQuerySchema,
   RoleDeleteRequestSchema,
@@ -35,6 +36,15 @@ export class AccessController {
   @RequirePermission('operators.manage')
   async saveOperator(@Body() body: unknown, @CurrentOperator() operator: OperatorContext) {
     return this.access.saveOperator(parseBody(OperatorSaveRequestSchema, body), operator);
+  }
+
+  /** A merchant user for a merchant's portal, with a generated first password answered once. */
+  @Post(panelPaths('merchant-users/invite'))
+  @HttpCode(201)
+  @Header('Cache-Control', 'no-store')
+  @RequirePermission('operators.manage')
+  async inviteMerchantUser(@Body() body: unknown, @CurrentOperator() operator: OperatorContext) {
+    return this.access.inviteMerchantUser(parseBody(OperatorInviteMerchantUserRequestSchema, body), operator);
   }
 
   @Get(panelPaths('roles'))

@@ -5,6 +5,8 @@ import {
   DeleteRoleCommand,
   DomainError,
   UpdateOperatorCommand,
+  isMerchantRole,
+  type MerchantRoleName,
   type OperatorSaveRequest,
 } from '@transfergate/contracts';
 import { actorOf, type OperatorContext } from '../auth/decorators.js';
@@ -14,6 +16,7 @@ import { RecordBus } from './record-commands.js';
 import { assertWithin } from './grant-rule.js';
 import { customRoleView, operatorView } from './records.presenter.js';
 import { SessionTokens } from '../auth/session-tokens.service.js';
+import { inviteMerchantUser } from '../portal/portal.service.js';
 
 /**
  * Operators and roles. Two rules keep RBAC from being a way around itself:
@@ -88,6 +91,14 @@ export class AccessService {
     return { success: true, created: false, changed: result.changed, record: await this.getOperator(result.id) };
   }
 
+  /** A merchant user: an operator admin may invite into any merchant (the ledger checks it exists). */
+  async inviteMerchantUser(
+    input: { merchantId: string; username: string; role: MerchantRoleName },
+    actor: OperatorContext,
+  ) {
+    return inviteMerchantUser(this.bus, input, actor);
+  }
+
   /** Built-in roles first (with their fixed permissions), then the custom ones. */
   async listRoles(includeDeleted: boolean) {
     const custom = (await this.bus.list('role', { includeDeleted })).map(customRoleView);
@@ -103,7 +114,7 @@ export class AccessService {
   }
 
   async saveRole(name: string, permissions: string[], actor: OperatorContext) {
-    if (Object.hasOwn(BUILT_IN_ROLES, name)) {
+    if (Object.hasOwn(BUILT_IN_ROLES, name) || isMerchantRole(name)) {
       throw new DomainError('validation_failed', `invalid request: ${name} is a built-in role and cannot be redefined`);
     }
     const unknown = permissions.filter((p) => !isPermission(p));

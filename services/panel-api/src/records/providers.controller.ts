@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import {
+  ProviderRotateSecretRequestSchema,
   ProviderSaveRequestSchema,
   RecordIdRequestSchema,
   RecordListQuerySchema,
@@ -58,6 +59,14 @@ export class ProvidersController {
   @Header('Cache-Control', 'no-store')
   @RequirePermission('providers.manage')
   async rotateSecret(@Body() body: unknown, @CurrentOperator() operator: OperatorContext) {
-    return this.providers.rotateSecret(parseBody(RecordIdRequestSchema, body).id, operator);
+    const input = parseBody(ProviderRotateSecretRequestSchema, body);
+    return this.providers.rotateSecret(input.id, input.overlapSeconds, operator);
+  }
+
+  @Post(panelPaths('providers/end-secret-overlap'))
+  @HttpCode(201)
+  @RequirePermission('providers.manage')
+  async endSecretOverlap(@Body() body: unknown, @CurrentOperator() operator: OperatorContext) {
+    return this.providers.endSecretOverlap(parseBody(RecordIdRequestSchema, body).id, operator);
   }
 }

@@ -1,14 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import {
   ChangeProviderCommand,
   ConfigureProviderCommand,
   DeleteProviderCommand,
   DomainError,
+  EndProviderSecretOverlapCommand,
   RevealProviderSecretCommand,
+  RotateProviderSecretCommand,
   type ProviderSaveRequest,
 } from '@transfergate/contracts';
 import { actorOf, type OperatorContext } from '../auth/decorators.js';
+import { PANEL_SETTINGS, type PanelSettings } from '../panel.settings.js';
 import { RecordBus } from './record-commands.js';
 import { providerView } from './records.presenter.js';
 
@@ -27,7 +30,10 @@ const SHOWN_ONCE = 'store the API secret now: it is not shown again (reveal-secr
  */
 @Injectable()
 export class ProvidersService {
-  constructor(private readonly bus: RecordBus) {}
+  constructor(
+    private readonly bus: RecordBus,
+    @Inject(PANEL_SETTINGS) private readonly settings: PanelSettings,
+  ) {}
 
   async list(includeDeleted: boolean, merchantId?: string) {
     const rows = await this.bus.list('provider', { includeDeleted, ...(merchantId ? { merchantId } : {}) });
@@ -112,22 +118,32 @@ export class ProvidersService {
   }
 
   /**
-   * A new generated secret; every gateway is told to drop the old one before this answers
-   * (docs/security.md).
+   * A new generated secret. The one it replaces stays accepted for `overlapSeconds` (absent: the
+   * configured default; 0: a hard cut), so integrators can deploy the new one without failing a
+   * request; every gateway is told to drop its cached record before this answers (docs/security.md).
    */
-  async rotateSecret(id: string, operator: OperatorContext) {
+  async rotateSecret(id: string, overlapSeconds: number | undefined, operator: OperatorContext) {
     const current = await this.bus.require('provider', id, 'provider');
     if (current.deleted) throw new DomainError('not_found', `provider ${id} is deleted`);
     const apiSecret = generateApiSecret();
-    await this.bus.send(new ChangeProviderCommand(id, { apiSecret }, actorOf(operator)));
+    const overlap = overlapSeconds ?? this.settings.secretRotationOverlapSeconds;
+    await this.bus.send(new RotateProviderSecretCommand(id, apiSecret, overlap, actorOf(operator)));
+    const record = await this.get(id);
     return {
       success: true,
       id,
       apiKey: current.record.apiKey,
       apiSecret,
-      record: await this.get(id),
+      previousSecretValidUntil: record.previousSecretValidUntil,
+      record,
       message: SHOWN_ONCE,
     };
+  }
+
+  /** Ends the overlap window now: only the current secret is accepted from the answer on. */
+  async endSecretOverlap(id: string, operator: OperatorContext) {
+    const result = await this.bus.send(new EndProviderSecretOverlapCommand(id, actorOf(operator)));
+    return { success: true, changed: result.changed, record: await this.get(id) };
   }
 
   async delete(id: string, operator: OperatorContext) {

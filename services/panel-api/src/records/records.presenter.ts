@@ -52,6 +52,12 @@ export function providerView(row: ProviderRow): PanelProvider {
     apiAllowedIps: r.apiAllowedIps,
     active: r.active,
     sandbox: r.sandbox === true,
+    previousSecretValidUntil:
+      r.previousApiSecretUntil !== undefined && Date.parse(r.previousApiSecretUntil) > Date.now()
+        ? r.previousApiSecretUntil
+        : null,
+    callbackDeposit: r.callbackDeposit ?? null,
+    callbackWithdrawal: r.callbackWithdrawal ?? null,
     deleted: row.deleted,
     updatedAt: row.updatedAt,
   };
@@ -99,6 +105,7 @@ export function operatorView(row: OperatorRow): PanelOperator {
     role: r.role,
     active: r.active,
     twoFactorEnabled: row.twoFactorEnabled,
+    merchantId: r.merchantId ?? null,
     updatedAt: row.updatedAt,
   };
 }

@@ -31,6 +31,7 @@ export const AUDIT_TYPES = [
   'WithdrawalRequested',
   ...Object.keys(CONFIG_KINDS),
   'ProviderSecretRevealed',
+  'CallbacksRecoveryRequested',
   'StatementImported',
   'StatementLineMatched',
   'StatementLineDismissed',
@@ -142,6 +143,13 @@ export function auditSentence(entry: AuditEntry, translate: Translate, operatorN
       return translate('logs.audit.sentences.claimed', { who });
     case 'ProviderSecretRevealed':
       return translate(key, { who, apiKey: text(after.apiKey) ?? '' });
+    case 'CallbacksRecoveryRequested':
+      return translate(key, {
+        who,
+        count: Array.isArray(after.deliveryIds) ? after.deliveryIds.length : '?',
+        from: text(after.from) ?? '?',
+        to: text(after.to) ?? '?',
+      });
     case 'StatementImported':
       return translate(key, {
         who,

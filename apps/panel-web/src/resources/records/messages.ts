@@ -36,6 +36,7 @@ export const en = {
         active: 'Active',
         sandbox: 'Sandbox (test)',
         updatedAt: 'Updated',
+        previousSecretValidUntil: 'Old secret valid until',
       },
     },
     infrastructures: {
@@ -131,7 +132,18 @@ export const en = {
       rotate: 'Rotate secret',
       rotate_title: 'Rotate the API secret?',
       rotate_content:
-        'A new API secret is generated for "%{name}". The old one stops working within seconds: the integrator must switch to the new one.',
+        'A new API secret is generated for "%{name}". The old one keeps working for the overlap window chosen below, so the integrator can switch without failed requests; callbacks carry both signatures meanwhile.',
+      overlap_label: 'Old secret stays valid for',
+      overlap_help: 'Choose no overlap when the old secret has leaked.',
+      overlap_default: 'The default window (24 hours)',
+      overlap_hour: '1 hour',
+      overlap_week: '7 days',
+      overlap_none: 'No overlap: the old secret stops at once',
+      end_overlap: 'End overlap',
+      end_overlap_title: 'End the overlap window now?',
+      end_overlap_content:
+        'The old API secret of "%{name}" stops working at once; only the new one is accepted and callbacks carry one signature.',
+      overlap_ended: 'Only the new secret is valid now',
       secret_title: 'API credentials of %{name}',
       secret_warning: 'Store the secret now in a safe place. It is not shown again without a recorded reveal.',
       secret_stored: 'I have stored it',
@@ -240,6 +252,7 @@ export const tr: typeof en = {
         active: 'Aktif',
         sandbox: 'Test ortamı (sandbox)',
         updatedAt: 'Güncellendi',
+        previousSecretValidUntil: 'Eski gizli anahtar şu zamana kadar geçerli',
       },
     },
     infrastructures: {
@@ -334,7 +347,18 @@ export const tr: typeof en = {
       rotate: 'Gizli anahtarı yenile',
       rotate_title: 'API gizli anahtarı yenilensin mi?',
       rotate_content:
-        '"%{name}" için yeni bir API gizli anahtarı üretilecek. Eskisi birkaç saniye içinde geçersiz olur: entegratör yenisine geçmelidir.',
+        '"%{name}" için yeni bir API gizli anahtarı üretilecek. Eskisi aşağıda seçilen geçiş süresi boyunca çalışmaya devam eder; entegratör istek kaybetmeden yenisine geçer, bu sürede geri bildirimler iki imza taşır.',
+      overlap_label: 'Eski gizli anahtar geçerli kalsın',
+      overlap_help: 'Eski anahtar sızdıysa geçiş süresi olmadan yenileyin.',
+      overlap_default: 'Varsayılan süre (24 saat)',
+      overlap_hour: '1 saat',
+      overlap_week: '7 gün',
+      overlap_none: 'Geçiş süresi yok: eski anahtar hemen geçersiz olur',
+      end_overlap: 'Geçiş süresini bitir',
+      end_overlap_title: 'Geçiş süresi şimdi bitirilsin mi?',
+      end_overlap_content:
+        '"%{name}" sağlayıcısının eski API gizli anahtarı hemen geçersiz olur; yalnızca yenisi kabul edilir ve geri bildirimler tek imza taşır.',
+      overlap_ended: 'Artık yalnızca yeni gizli anahtar geçerli',
       secret_title: '%{name} API bilgileri',
       secret_warning:
         'Gizli anahtarı şimdi güvenli bir yere kaydedin. Kayıt altına alınan bir gösterim olmadan tekrar gösterilmez.',

@@ -2,7 +2,7 @@ import { flatCsvExporter } from '../../api/csv';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VpnKeyIcon from '@mui/icons-material/VpnKey';
-import { Box, Typography } from '@mui/material';
+import { Box, MenuItem, TextField as MuiTextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import {
   BooleanField,
@@ -69,7 +69,8 @@ export const providersDataProvider: Partial<DataProvider> = {
   }),
   createProvider: async (_resource: string, params: { data: Partial<Provider> }) => createProvider(params.data),
   revealProviderSecret: async (_resource: string, params: { id: string }) => revealProviderSecret(params.id),
-  rotateProviderSecret: async (_resource: string, params: { id: string }) => rotateProviderSecret(params.id),
+  rotateProviderSecret: async (_resource: string, params: { id: string; overlapSeconds?: number }) =>
+    rotateProviderSecret(params.id, params.overlapSeconds),
 };
 
 // The screens call these directly (the app's dispatcher routes only react-admin's standard methods).
@@ -86,11 +87,32 @@ export function revealProviderSecret(id: string) {
   return panelFetch<PanelProviderRevealResponse>('/panel/providers/reveal-secret', { body: { id } });
 }
 
-export async function rotateProviderSecret(id: string) {
-  const answer = await panelFetch<PanelProviderRotateResponse>('/panel/providers/rotate-secret', { body: { id } });
+/**
+ * A new secret; the old one stays valid for `overlapSeconds` (absent: the configured default window,
+ * 0: a hard cut).
+ */
+export async function rotateProviderSecret(id: string, overlapSeconds?: number) {
+  const answer = await panelFetch<PanelProviderRotateResponse>('/panel/providers/rotate-secret', {
+    body: { id, ...(overlapSeconds !== undefined ? { overlapSeconds } : {}) },
+  });
   rememberWrite('/panel/providers', answer.record);
   return answer;
 }
+
+/** Ends the rotation's overlap window now: only the new secret is valid from the answer on. */
+export async function endProviderSecretOverlap(id: string) {
+  const answer = await panelFetch<{ record: PanelProvider }>('/panel/providers/end-secret-overlap', { body: { id } });
+  rememberWrite('/panel/providers', answer.record);
+  return answer;
+}
+
+/** The overlap windows the rotate dialog offers; `default` sends none (the configured default, 24 h). */
+const OVERLAP_CHOICES = [
+  { value: 'default', seconds: undefined, label: 'records.providers.overlap_default' },
+  { value: '3600', seconds: 3_600, label: 'records.providers.overlap_hour' },
+  { value: '604800', seconds: 604_800, label: 'records.providers.overlap_week' },
+  { value: '0', seconds: 0, label: 'records.providers.overlap_none' },
+] as const;
 
 const filters = [
   <TextInput key="q" source="q" label="records.common.search" alwaysOn resettable />,
@@ -161,7 +183,9 @@ function SecretActions() {
   const canReveal = useCan('providers.reveal_secret');
   const canRotate = useCan('providers.manage');
   const [shown, setShown] = useState<ShownCredentials | null>(null);
+  const [overlap, setOverlap] = useState<(typeof OVERLAP_CHOICES)[number]['value']>('default');
   if (!record || record.deleted) return null;
+  const overlapSeconds = OVERLAP_CHOICES.find((choice) => choice.value === overlap)?.seconds;
   const show = (answer: unknown) => {
     const credentials = answer as PanelProviderRevealResponse | PanelProviderRotateResponse;
     setShown({ name: record.name, apiKey: credentials.apiKey, apiSecret: credentials.apiSecret });
@@ -184,9 +208,41 @@ function SecretActions() {
           icon={<LockResetIcon />}
           color="error"
           title="records.providers.rotate_title"
-          content={translate('records.providers.rotate_content', { name: record.name })}
-          action={() => rotateProviderSecret(record.id)}
+          content={
+            <>
+              <Typography variant="body2" sx={{ mb: 2 }}>
+                {translate('records.providers.rotate_content', { name: record.name })}
+              </Typography>
+              <MuiTextField
+                select
+                fullWidth
+                size="small"
+                label={translate('records.providers.overlap_label')}
+                value={overlap}
+                onChange={(event) => setOverlap(event.target.value as typeof overlap)}
+                helperText={translate('records.providers.overlap_help')}
+              >
+                {OVERLAP_CHOICES.map((choice) => (
+                  <MenuItem key={choice.value} value={choice.value}>
+                    {translate(choice.label)}
+                  </MenuItem>
+                ))}
+              </MuiTextField>
+            </>
+          }
+          action={() => rotateProviderSecret(record.id, overlapSeconds)}
           onDone={show}
+        />
+      ) : null}
+      {canRotate && record.previousSecretValidUntil ? (
+        <ConfirmAction
+          label="records.providers.end_overlap"
+          icon={<LockResetIcon />}
+          color="warning"
+          title="records.providers.end_overlap_title"
+          content={translate('records.providers.end_overlap_content', { name: record.name })}
+          action={() => endProviderSecretOverlap(record.id)}
+          successMessage="records.providers.overlap_ended"
         />
       ) : null}
       <SecretDialog shown={shown} onClose={() => setShown(null)} />
@@ -209,6 +265,11 @@ function ProviderHeader() {
       <Labeled label="resources.providers.fields.updatedAt">
         <DateTimeField source="updatedAt" />
       </Labeled>
+      {record.previousSecretValidUntil ? (
+        <Labeled label="resources.providers.fields.previousSecretValidUntil">
+          <DateTimeField source="previousSecretValidUntil" />
+        </Labeled>
+      ) : null}
       {record.deleted ? (
         <Typography color="error" sx={{ alignSelf: 'center' }}>
           {translate('records.common.deleted')}
