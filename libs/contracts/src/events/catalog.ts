@@ -4,7 +4,7 @@ import * as ledger from './ledger-events.js';
 import * as config from './config-events.js';
 import * as recon from '../reconciliation/events.js';
 import * as auth from './auth-events.js';
-import { NO_PERSONAL_DATA, type PersonalDataDeclaration } from './personal-data.js';
+import { ERASED_TEXT, NO_PERSONAL_DATA, subjectIdentity, type PersonalDataDeclaration } from './personal-data.js';
 
 /**
  * Every event type with its current schema version, payload schema and personal-data declaration
@@ -143,3 +143,25 @@ export const STREAMS = {
   /** Sign-ins of one operator; failed ones for names that are no operator share `signin-unknown`. */
   signIn: (operatorId: string | undefined) => `signin-${operatorId ?? 'unknown'}`,
 } as const;
+
+/**
+ * The catalogue's personal-data declarations as the event store's encode/decode layer takes them
+ * (PersonalDataPolicy in libs/event-store): the personal paths of a type and how its customer is named.
+ */
+export function personalDataPolicy(): {
+  fieldsOf(type: string): { personal: readonly string[]; identity(data: unknown): string | null } | undefined;
+  erasedText: string;
+} {
+  const byType = new Map(
+    Object.entries(EVENT_CATALOG)
+      .filter(([, entry]) => entry.personalData.personal.length > 0)
+      .map(([type, entry]) => {
+        const declaration: PersonalDataDeclaration = entry.personalData;
+        return [
+          type,
+          { personal: declaration.personal, identity: (data: unknown) => subjectIdentity(declaration, data) },
+        ] as const;
+      }),
+  );
+  return { fieldsOf: (type) => byType.get(type), erasedText: ERASED_TEXT };
+}

@@ -22,7 +22,7 @@ describe('envelope encryption of personal fields', () => {
     const wrapped = await master.wrap(newDataKey());
     const parts = wrapped.split('.');
     const body = Buffer.from(parts[3]!, 'base64url');
-    body[0] ^= 1;
+    body[0] = body[0]! ^ 1;
     parts[3] = body.toString('base64url');
     await expect(master.unwrap(parts.join('.'))).rejects.toThrow(/altered/);
     await expect(master.unwrap('plain text')).rejects.toThrow(/not a wrapped data key/);

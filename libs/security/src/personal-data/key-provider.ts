@@ -74,3 +74,29 @@ export class MasterKeyProvider implements KeyProvider {
 export function newDataKey(): Buffer {
   return randomBytes(DATA_KEY_BYTES);
 }
+
+/**
+ * A rotation's provider: wraps with the new master key and unwraps with whichever of the two made a
+ * wrapped key, so processes keep reading while SubjectKeys.rewrapAll moves the keys over.
+ */
+export class RotatingKeyProvider implements KeyProvider {
+  constructor(
+    private readonly current: KeyProvider,
+    private readonly previous: KeyProvider,
+  ) {
+    if (current.keyId === previous.keyId) throw new Error('a rotation is between two different master keys');
+  }
+
+  get keyId(): string {
+    return this.current.keyId;
+  }
+
+  wrap(dataKey: Buffer): Promise<string> {
+    return this.current.wrap(dataKey);
+  }
+
+  unwrap(wrapped: string): Promise<Buffer> {
+    const keyId = wrapped.split('.')[1];
+    return keyId === this.previous.keyId ? this.previous.unwrap(wrapped) : this.current.unwrap(wrapped);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './subject-keys.js';
+export * from './personal-data-codec.js';
