@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_CATALOG } from './catalog.js';
 import {
   NO_PERSONAL_DATA,
+  customerIdentities,
   declarePersonalData,
   looksPersonal,
   normalisePersonName,
@@ -124,5 +125,20 @@ describe('subject identity', () => {
   it('is null when the event names nobody', () => {
     expect(subjectIdentity(line, { description: 'EFT' })).toBeNull();
     expect(subjectIdentity(NO_PERSONAL_DATA, { name: 'x' })).toBeNull();
+  });
+
+  it('of an erasure request covers every identity events may have used, and no namesake through a user id', () => {
+    const withUser = customerIdentities({ merchantId: 'm1', userId: 'u-7', name: 'Ayşe Yılmaz', ibans: ['TR33 0006'] });
+    expect(withUser).toEqual(['user\nm1\nu-7', 'person\nayse yilmaz\nTR330006']);
+    const byName = customerIdentities({ name: 'AYŞE YILMAZ', ibans: ['TR2', 'TR1'] });
+    expect(byName).toEqual([
+      'person\nayse yilmaz\n',
+      'person\nayse yilmaz\nTR1',
+      'person\nayse yilmaz\nTR2',
+      'person\nayse yilmaz\nTR1,TR2',
+    ]);
+    const line = EVENT_CATALOG.StatementLineImported.personalData;
+    expect(byName).toContain(subjectIdentity(line, { counterpartyName: 'Ayse Yilmaz', counterpartyIban: 'TR2' }));
+    expect(byName).toContain(subjectIdentity(deposit, { merchantId: 'm1', customer: { fullName: 'ayşe yılmaz' } }));
   });
 });

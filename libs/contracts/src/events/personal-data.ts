@@ -141,6 +141,33 @@ export function subjectIdentity(declaration: PersonalDataDeclaration, data: unkn
   return identity;
 }
 
+/** A customer as an erasure request or an access request names them. */
+export interface CustomerReference {
+  merchantId?: string;
+  userId?: string;
+  name?: string;
+  ibans?: readonly string[];
+}
+
+/**
+ * Every identity text events may have named this customer by: the merchant's user id; the name
+ * alone (a deposit without user id); the name with each IBAN and with all of them (a withdrawal, a
+ * statement line). An erasure destroys the keys of all of them; the name without an IBAN is only
+ * taken when no user id is given, so that a user id never erases a namesake.
+ */
+export function customerIdentities(customer: CustomerReference): string[] {
+  const identities = new Set<string>();
+  const userId = customer.userId?.trim();
+  const merchantId = customer.merchantId?.trim();
+  if (userId && merchantId) identities.add(`user\n${merchantId}\n${userId}`);
+  const name = customer.name?.trim() ? normalisePersonName(customer.name) : '';
+  const ibans = [...new Set((customer.ibans ?? []).filter((i) => i.trim() !== '').map(normalizeIban))].sort();
+  if (name !== '' && !userId) identities.add(`person\n${name}\n`);
+  for (const iban of ibans) identities.add(`person\n${name}\n${iban}`);
+  if (ibans.length > 1) identities.add(`person\n${name}\n${ibans.join(',')}`);
+  return [...identities];
+}
+
 /**
  * Every leaf path of a zod object schema, in the declaration's path syntax. Used to check the
  * declarations against the schemas (a declared path that no longer exists is an error too).
