@@ -282,7 +282,8 @@ describe('personal data: encrypted per customer, erasable (PGlite)', () => {
 
     // Ciphertext moved from one event to another does not open (bound to its event and field).
     const [other] = await raw.readStream(STREAMS.transaction(transactions[2]!));
-    await expect(cold.decrypt([{ ...other!, data: event!.data }])).rejects.toThrow(PersonalFieldError);
+    const [moved] = await raw.readStream(stream);
+    await expect(cold.decrypt([{ ...other!, data: moved!.data }])).rejects.toThrow(PersonalFieldError);
   });
 
   it('re-wraps every data key under a new master key without touching an event', async () => {

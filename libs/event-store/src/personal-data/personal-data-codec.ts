@@ -66,7 +66,8 @@ function mapStringsAt(data: unknown, path: string, fn: (value: string) => string
 
 /**
  * The encode/decode layer of personal fields: `encrypt` before an append (the hash chain then
- * covers the ciphertext), `decrypt` after a read. A field of an erased customer reads as the
+ * covers the ciphertext; the caller's data is copied, never changed), `decrypt` after a read (in
+ * place: the events' data is what the read just parsed, owned by the reader). A field of an erased customer reads as the
  * policy's erased text; a field whose key is not in the database is DataKeyMissingError and one
  * that does not open is PersonalFieldError, never plaintext passed on silently.
  */
@@ -115,19 +116,18 @@ export class PersonalDataCodec {
     }
     if (refs.length === 0) return events as RecordedEvent[];
     const keys = await this.keys.keysForRead(refs);
-    return events.map((event) => {
+    for (const event of events) {
       const fields = this.policy.fieldsOf(event.type);
-      if (!fields || fields.personal.length === 0) return event;
-      const data = structuredClone(event.data);
+      if (!fields || fields.personal.length === 0) continue;
       for (const path of fields.personal) {
-        mapStringsAt(data, path, (value) => {
+        mapStringsAt(event.data, path, (value) => {
           if (!isEncryptedField(value)) return value;
           const key = keys.get(fieldKeyRef(value))!;
           return key === 'erased' ? this.policy.erasedText : decryptField(key, `${event.eventId}\n${path}`, value);
         });
       }
-      return { ...event, data };
-    });
+    }
+    return events as RecordedEvent[];
   }
 }
 
