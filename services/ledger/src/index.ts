@@ -13,3 +13,4 @@ export * from './persistence/ids.js';
 export * from './commands/deposit-expiry.sweeper.js';
 export * from './queries/statement/statement.builder.js';
 export * from './queries/statement/statement.reader.js';
+export * from './personal-data/encrypt-existing-store.js';

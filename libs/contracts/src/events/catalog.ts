@@ -4,6 +4,7 @@ import * as ledger from './ledger-events.js';
 import * as config from './config-events.js';
 import * as recon from '../reconciliation/events.js';
 import * as auth from './auth-events.js';
+import * as personal from './personal-data-events.js';
 import { ERASED_TEXT, NO_PERSONAL_DATA, subjectIdentity, type PersonalDataDeclaration } from './personal-data.js';
 
 /**
@@ -105,6 +106,7 @@ export const EVENT_CATALOG = {
     schema: auth.OperatorSecondFactorFailedV1,
     personalData: auth.SignInPersonalData,
   },
+  PersonalDataEncrypted: { version: 1, schema: personal.PersonalDataEncryptedV1, personalData: NO_PERSONAL_DATA },
 } as const satisfies Record<string, { version: number; schema: z.ZodType; personalData: PersonalDataDeclaration }>;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -142,6 +144,8 @@ export const STREAMS = {
   reconciliationSettings: (infrastructureId: string) => `reconciliation-settings-${infrastructureId}`,
   /** Sign-ins of one operator; failed ones for names that are no operator share `signin-unknown`. */
   signIn: (operatorId: string | undefined) => `signin-${operatorId ?? 'unknown'}`,
+  /** The record of a store's one-time upgrade (PersonalDataEncrypted), one stream per upgrade. */
+  storeUpgrade: (epoch: string) => `store-upgrade-${epoch}`,
 } as const;
 
 /**

@@ -4,3 +4,4 @@ export * from './config-events.js';
 export * from './auth-events.js';
 export * from './catalog.js';
 export * from './personal-data.js';
+export * from './personal-data-events.js';

@@ -77,6 +77,21 @@ export class PersonalDataCodec {
     readonly policy: PersonalDataPolicy,
   ) {}
 
+  /** Calls `visit` on every personal string of an event's data (read only). */
+  visitPersonalStrings(data: unknown, fields: PersonalFields, visit: (value: string, path: string) => void): void {
+    for (const path of fields.personal) {
+      mapStringsAt(
+        data,
+        path,
+        (value) => {
+          visit(value, path);
+          return value;
+        },
+        true,
+      );
+    }
+  }
+
   async encrypt(events: readonly NewEvent[]): Promise<NewEvent[]> {
     const out: NewEvent[] = [];
     for (const event of events) {

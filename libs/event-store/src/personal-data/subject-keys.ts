@@ -227,8 +227,18 @@ export class SubjectKeys {
     return rows.length;
   }
 
-  /** Subjects with no live key and at least one erased one (the replay reports them). */
-  async erasedSubjects(): Promise<ErasedSubject[]> {
+  /** How many subjects have no live key and at least one erased one. */
+  async erasedSubjectCount(): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>(
+      `select count(distinct subject_id)::text as n from pd_data_keys k where erased_at is not null
+          and not exists (select 1 from pd_data_keys l where l.subject_id = k.subject_id and l.erased_at is null)`,
+    );
+    return Number(rows[0]!.n);
+  }
+
+  /** Subjects with no live key and at least one erased one (the replay reports them), at most `limit`. */
+  async erasedSubjects(limit: number): Promise<ErasedSubject[]> {
+    if (!(limit > 0)) throw new RangeError('a listing of erased subjects has a bound');
     const { rows } = await this.db.query<{ subject_id: string; erased_at: string; reason: string; erased_by: string }>(
       `select distinct on (subject_id) subject_id,
               to_char(erased_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as erased_at,
@@ -236,7 +246,8 @@ export class SubjectKeys {
          from pd_data_keys k
         where erased_at is not null
           and not exists (select 1 from pd_data_keys l where l.subject_id = k.subject_id and l.erased_at is null)
-        order by subject_id, k.erased_at desc`,
+        order by subject_id, k.erased_at desc limit $1`,
+      [limit],
     );
     return rows.map((r) => ({
       subjectId: r.subject_id,
