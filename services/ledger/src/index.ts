@@ -14,3 +14,4 @@ export * from './commands/deposit-expiry.sweeper.js';
 export * from './queries/statement/statement.builder.js';
 export * from './queries/statement/statement.reader.js';
 export * from './personal-data/encrypt-existing-store.js';
+export * from './personal-data/erase-customer.js';

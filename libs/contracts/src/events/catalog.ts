@@ -107,6 +107,7 @@ export const EVENT_CATALOG = {
     personalData: auth.SignInPersonalData,
   },
   PersonalDataEncrypted: { version: 1, schema: personal.PersonalDataEncryptedV1, personalData: NO_PERSONAL_DATA },
+  CustomerErased: { version: 1, schema: personal.CustomerErasedV1, personalData: NO_PERSONAL_DATA },
 } as const satisfies Record<string, { version: number; schema: z.ZodType; personalData: PersonalDataDeclaration }>;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -146,6 +147,8 @@ export const STREAMS = {
   signIn: (operatorId: string | undefined) => `signin-${operatorId ?? 'unknown'}`,
   /** The record of a store's one-time upgrade (PersonalDataEncrypted), one stream per upgrade. */
   storeUpgrade: (epoch: string) => `store-upgrade-${epoch}`,
+  /** Every customer erasure (CustomerErased), in one stream: rare, and read back as one log. */
+  erasures: () => 'personal-data-erasures',
 } as const;
 
 /**

@@ -13,3 +13,27 @@ export const PersonalDataEncryptedV1 = z.object({
   /** sha256 over `<stream id> <old head, hex>\n` of every stream with personal events, in stream order. */
   oldHeadsSha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
+
+/** Longest reason an erasure records (it must say why, never name the customer). */
+export const MAX_ERASURE_REASON_CHARS = 500;
+/** Most subjects (identities) one erasure destroys the keys of. */
+export const MAX_ERASURE_SUBJECTS = 16;
+
+/**
+ * A customer's data keys were destroyed (crypto-shredding): requested by one admin with a reason,
+ * confirmed by another. Names the customer only by the pseudonymous subject ids of the key table.
+ */
+export const CustomerErasedV1 = z.object({
+  erasureId: z.uuid(),
+  subjectIds: z
+    .array(z.string().regex(/^[0-9a-f]{32}$/))
+    .min(1)
+    .max(MAX_ERASURE_SUBJECTS),
+  keysDestroyed: z.number().int().positive(),
+  transactions: z.number().int().nonnegative(),
+  statementLines: z.number().int().nonnegative(),
+  reason: z.string().min(1).max(MAX_ERASURE_REASON_CHARS),
+  /** Operator ids: the admin who asked and the second admin who confirmed. */
+  requestedBy: z.string().min(1),
+  confirmedBy: z.string().min(1),
+});
