@@ -4,7 +4,14 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERASED_TEXT, STREAMS, personalDataPolicy } from '@transfergate/contracts';
 import { PersonalDataCodec, SubjectKeys } from '@transfergate/event-store';
-import { encryptExistingStore, eraseCustomer, replayLedger, type ReplayReport } from '@transfergate/ledger';
+import {
+  encryptExistingStore,
+  eraseCustomer,
+  exportCustomer,
+  replayLedger,
+  subjectAccessCsv,
+  type ReplayReport,
+} from '@transfergate/ledger';
 import { MasterKeyProvider } from '@transfergate/security';
 import { CB_IBAN } from '../callbacks/callback-fixture.js';
 import { runMixedWorkload, type Workload } from '../replay/replay-workload.js';
@@ -103,6 +110,18 @@ describe('an existing store: upgraded in place, then a customer erased and repla
     const callbacksNamed = `select count(*)::text as n from cb_deliveries where body like '%Ayşe%'`;
     expect(Number((await w.app.db.query<{ n: string }>(callbacksNamed)).rows[0]!.n)).toBeGreaterThan(0);
 
+    // The subject access export before: every field held, readable, as JSON and CSV.
+    const held = await exportCustomer(w.app.db, codec, request.customer);
+    expect(held.identitiesHeld).toBe(2);
+    expect(new Set(held.fields.map((f) => `${f.eventType} ${f.field} ${f.value}`))).toEqual(
+      new Set([
+        'DepositRequested customer.fullName Ayşe Yılmaz',
+        'WithdrawalRequested customer.fullName Ayşe Yılmaz',
+        `WithdrawalRequested iban ${CB_IBAN}`,
+      ]),
+    );
+    expect(subjectAccessCsv(held).split('\r\n')).toHaveLength(held.fields.length + 2);
+
     const outcome = await eraseCustomer(w.app.db, w.app.store, codec, { ...request, confirmedBy: 'op-admin-2' });
     if (!('erasure' in outcome)) throw outcome;
     // The deposits' key (name alone) and the withdrawals' (name and IBAN).
@@ -125,6 +144,12 @@ describe('an existing store: upgraded in place, then a customer erased and repla
     expect((await w.app.db.query<{ n: string }>(callbacksNamed)).rows[0]!.n).toBe('0');
     const withdrawalIbans = `select count(*)::text as n from rm_transactions where type = 'withdrawal' and iban <> $1`;
     expect((await w.app.db.query<{ n: string }>(withdrawalIbans, [ERASED_TEXT])).rows[0]!.n).toBe('0');
+
+    const heldAfter = await exportCustomer(w.app.db, codec, request.customer);
+    expect(heldAfter.fields).toHaveLength(held.fields.length);
+    expect(new Set(heldAfter.fields.map((f) => f.value))).toEqual(new Set([ERASED_TEXT]));
+    const other = await exportCustomer(w.app.db, codec, { name: OTHER_NAME });
+    expect(other.fields.map((f) => f.value)).toEqual([OTHER_NAME]);
 
     // The replay rebuilds exactly these rows, with the same chains, invariants and balances.
     const after = await replayLedger({ db: w.app.db, personalData: codec });

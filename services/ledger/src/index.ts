@@ -15,3 +15,4 @@ export * from './queries/statement/statement.builder.js';
 export * from './queries/statement/statement.reader.js';
 export * from './personal-data/encrypt-existing-store.js';
 export * from './personal-data/erase-customer.js';
+export * from './personal-data/export-customer.js';

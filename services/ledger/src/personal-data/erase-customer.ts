@@ -38,8 +38,11 @@ export interface ErasureOutcome {
 interface EventRow {
   event_id: string;
   stream_id: string;
+  stream_version: number;
   type: string;
+  schema_version: number;
   data: unknown;
+  created_at: string;
 }
 
 /**
@@ -146,10 +149,11 @@ export async function eraseCustomer(
 }
 
 /** The stored events of personal types with a field under one of these keys (hex refs: safe in a pattern). */
-async function eventsUnder(db: SqlDatabase, keyRefs: readonly string[]): Promise<RecordedEvent[]> {
+export async function eventsUnder(db: SqlDatabase, keyRefs: readonly string[]): Promise<RecordedEvent[]> {
   if (keyRefs.some((ref) => !/^[0-9a-f]{32}$/.test(ref))) throw new Error('personal data invariant: a key ref is hex');
   const { rows } = await db.query<EventRow>(
-    `select event_id::text as event_id, stream_id, type, data from es_events
+    `select event_id::text as event_id, stream_id, stream_version, type, schema_version, data,
+            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at from es_events
       where type = any($1::text[]) and data::text ~ $2 order by seq limit $3`,
     [PERSONAL_EVENT_TYPES, `pd1\\.(${keyRefs.join('|')})\\.`, MAX_ERASURE_EVENTS + 1],
   );
@@ -157,13 +161,13 @@ async function eventsUnder(db: SqlDatabase, keyRefs: readonly string[]): Promise
   return rows.map((row) => ({
     eventId: row.event_id,
     streamId: row.stream_id,
-    streamVersion: 0,
+    streamVersion: row.stream_version,
     type: row.type,
-    schemaVersion: 1,
+    schemaVersion: row.schema_version,
     data: row.data,
     metadata: {},
     position: { commitXid: '0', seq: '0' },
-    createdAt: '',
+    createdAt: row.created_at,
   }));
 }
 
