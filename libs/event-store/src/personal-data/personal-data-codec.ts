@@ -103,7 +103,8 @@ export class PersonalDataCodec {
       // An event that names nobody still gets a key of its own (erasable by retention).
       const identity = fields.identity(event.data) ?? `event\n${event.eventId}`;
       const { keyRef, key } = await this.keys.keyForWrite(this.keys.subjectIdOf(identity));
-      const data = structuredClone(event.data);
+      // A JSON copy (event data is JSON by the store's contract): faster than structuredClone here.
+      const data = JSON.parse(JSON.stringify(event.data)) as unknown;
       for (const path of fields.personal) {
         mapStringsAt(data, path, (plain) => {
           if (isEncryptedField(plain))

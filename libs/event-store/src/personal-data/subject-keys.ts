@@ -118,6 +118,8 @@ export interface ErasedSubject {
 export class SubjectKeys {
   private readonly writeKeys: BoundedKeyCache<{ keyRef: string; key: Buffer }>;
   private readonly readKeys: BoundedKeyCache<ReadKey>;
+  /** Identity text → subject id (an HMAC per event was a fifth of an encryption). */
+  private readonly subjectIds: BoundedKeyCache<string>;
 
   private constructor(
     private readonly db: SqlDatabase,
@@ -129,6 +131,7 @@ export class SubjectKeys {
     const ttl = options.cacheTtlMs ?? DATA_KEY_CACHE_TTL_MS;
     this.writeKeys = new BoundedKeyCache(max, ttl);
     this.readKeys = new BoundedKeyCache(max, ttl);
+    this.subjectIds = new BoundedKeyCache(max, ttl);
   }
 
   /** Creates the tables when absent and opens the subject-index key (a wrong master key fails here). */
@@ -152,7 +155,11 @@ export class SubjectKeys {
 
   /** The pseudonym of a customer's identity text (subjectIdentity in libs/contracts). */
   subjectIdOf(identity: string): string {
-    return createHmac('sha256', this.subjectIndexKey).update(identity, 'utf8').digest('hex').slice(0, 32);
+    const cached = this.subjectIds.get(identity);
+    if (cached !== undefined) return cached;
+    const subjectId = createHmac('sha256', this.subjectIndexKey).update(identity, 'utf8').digest('hex').slice(0, 32);
+    this.subjectIds.set(identity, subjectId);
+    return subjectId;
   }
 
   /** The live key of a subject, made when it has none (an erased subject gets a new one). */
