@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERASED_TEXT, STREAMS, personalDataPolicy } from '@transfergate/contracts';
+import { ERASED_TEXT, STREAMS, customerIdentities, personalDataPolicy } from '@transfergate/contracts';
 import { PersonalDataCodec, SubjectKeys } from '@transfergate/event-store';
 import {
+  applyRetention,
   encryptExistingStore,
   eraseCustomer,
   exportCustomer,
@@ -13,11 +14,14 @@ import {
   type ReplayReport,
 } from '@transfergate/ledger';
 import { MasterKeyProvider } from '@transfergate/security';
-import { CB_IBAN } from '../callbacks/callback-fixture.js';
+import { CB_IBAN, h2hRequest } from '../callbacks/callback-fixture.js';
+import { postJson } from '../support/test-app.js';
 import { runMixedWorkload, type Workload } from '../replay/replay-workload.js';
 
 /** The workload's one other customer (every other request is Ayşe Yılmaz's, who is erased). */
 const OTHER_NAME = 'Zeynep "Zee" O\\Neil \\N \\. Şükrü';
+/** A customer of the other merchant, erased by the retention policy. */
+const RETAINED_NAME = 'Mehmet Öz';
 const MAIN = join(process.cwd(), 'apps/all-in-one/dist/main.js');
 
 /** Runs the built replay command as an operator would (the app's data directory, stopped). */
@@ -38,9 +42,9 @@ function cli(args: string[], env: Record<string, string>) {
 
 /**
  * A store written before encryption (the real app's mixed workload, in clear) is upgraded in place,
- * a customer is erased by two admins, and the live read models and logs lose the fields while the
- * replay still verifies every chain, rebuilds the same read models, balances and invariants, and
- * reports the erased subjects.
+ * a customer is erased by two admins and another by the retention policy, and the live read models
+ * and logs lose the fields while the replay still verifies every chain, rebuilds the same read
+ * models, balances and invariants, and reports the erased subjects.
  */
 describe('an existing store: upgraded in place, then a customer erased and replayed (PGlite)', () => {
   let w: Workload;
@@ -161,12 +165,51 @@ describe('an existing store: upgraded in place, then a customer erased and repla
     expect(after.personalData).toMatchObject({ erasedSubjects: 2, erased: [{ reason: 'KVKK art. 7 request' }, {}] });
   });
 
+  it('retention erases exactly the customers past their period, per merchant, and none on legal hold', async () => {
+    // A customer of the other merchant, written in clear (the live processes do not encrypt yet),
+    // taken in by running the upgrade again.
+    const created = await postJson(`${w.app.baseUrl}/deposit/bank`, {
+      ...h2hRequest({ apiKey: 'ak_test_1', apiSecret: 'sk_test_1' }, `RET-${randomUUID()}`, 300),
+      fullname: RETAINED_NAME,
+    });
+    expect(created.status).toBe(201);
+    await w.app.settle();
+    expect((await encryptExistingStore(w.app.db, w.app.store, codec, 'pd-upgrade-2')).eventsRewritten).toBe(1);
+
+    const keys = codec.keys;
+    const zeynep = keys.subjectIdOf(customerIdentities({ name: OTHER_NAME })[0]!);
+    const mehmet = keys.subjectIdOf(customerIdentities({ name: RETAINED_NAME })[0]!);
+    const yearsOn = (years: number) => new Date(Date.now() + years * 366 * 24 * 3_600_000);
+    const due = async (years: number) =>
+      (await keys.subjectsPastRetention(yearsOn(years), 8)).map((s) => s.subjectId).sort();
+    await keys.setRetentionYears(w.merchantId, 10);
+    expect(await due(7)).toEqual([]);
+    expect(await due(9)).toEqual([mehmet]);
+    expect(await due(11)).toEqual([mehmet, zeynep].sort());
+
+    await keys.placeLegalHold(mehmet, { reason: 'MASAK inquiry', placedBy: 'op-admin-1' });
+    expect(await due(11)).toEqual([zeynep]);
+    expect(await applyRetention(w.app.db, w.app.store, codec, { runId: randomUUID(), asOf: yearsOn(9) })).toBeNull();
+    expect(await keys.liftLegalHold(mehmet)).toBe(true);
+
+    const applied = await applyRetention(w.app.db, w.app.store, codec, { runId: randomUUID(), asOf: yearsOn(9) });
+    expect(applied).toMatchObject({ defaultYears: 8, subjectIds: [mehmet], transactions: 1 });
+    const names = `select customer->>'fullName' as name from rm_transactions where customer->>'fullName' <> $1`;
+    expect(new Set((await w.app.db.query<{ name: string }>(names, [ERASED_TEXT])).rows.map((r) => r.name))).toEqual(
+      new Set([OTHER_NAME]),
+    );
+    const after = await replayLedger({ db: w.app.db, personalData: codec });
+    expect(after.comparison).toMatchObject({ skipped: false, differences: [] });
+    expect(after.ok).toBe(true);
+    expect(after.personalData?.erasedSubjects).toBe(3);
+  });
+
   it('the replay command decrypts with the master key it is given, and refuses to run without it', async () => {
     await w.app.close();
     closed = true;
     const ok = cli(['--data-dir', w.dataDir], { TRANSFERGATE_SECRET_KEY: masterKey.toString('base64') });
     expect({ status: ok.status, stderr: ok.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(ok.report?.personalData?.erasedSubjects).toBe(2);
+    expect(ok.report?.personalData?.erasedSubjects).toBe(3);
     const refused = cli(['--data-dir', w.dataDir], { TRANSFERGATE_SECRET_KEY: randomBytes(32).toString('base64') });
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/wrapped by master key .*TRANSFERGATE_SECRET_KEY/);

@@ -16,3 +16,4 @@ export * from './queries/statement/statement.reader.js';
 export * from './personal-data/encrypt-existing-store.js';
 export * from './personal-data/erase-customer.js';
 export * from './personal-data/export-customer.js';
+export * from './personal-data/apply-retention.js';

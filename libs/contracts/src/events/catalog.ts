@@ -5,7 +5,13 @@ import * as config from './config-events.js';
 import * as recon from '../reconciliation/events.js';
 import * as auth from './auth-events.js';
 import * as personal from './personal-data-events.js';
-import { ERASED_TEXT, NO_PERSONAL_DATA, subjectIdentity, type PersonalDataDeclaration } from './personal-data.js';
+import {
+  ERASED_TEXT,
+  NO_PERSONAL_DATA,
+  subjectIdentity,
+  valuesAt,
+  type PersonalDataDeclaration,
+} from './personal-data.js';
 
 /**
  * Every event type with its current schema version, payload schema and personal-data declaration
@@ -108,6 +114,7 @@ export const EVENT_CATALOG = {
   },
   PersonalDataEncrypted: { version: 1, schema: personal.PersonalDataEncryptedV1, personalData: NO_PERSONAL_DATA },
   CustomerErased: { version: 1, schema: personal.CustomerErasedV1, personalData: NO_PERSONAL_DATA },
+  RetentionApplied: { version: 1, schema: personal.RetentionAppliedV1, personalData: NO_PERSONAL_DATA },
 } as const satisfies Record<string, { version: number; schema: z.ZodType; personalData: PersonalDataDeclaration }>;
 
 export type EventType = keyof typeof EVENT_CATALOG;
@@ -156,7 +163,13 @@ export const STREAMS = {
  * (PersonalDataPolicy in libs/event-store): the personal paths of a type and how its customer is named.
  */
 export function personalDataPolicy(): {
-  fieldsOf(type: string): { personal: readonly string[]; identity(data: unknown): string | null } | undefined;
+  fieldsOf(type: string):
+    | {
+        personal: readonly string[];
+        identity(data: unknown): string | null;
+        merchantOf(data: unknown): string | undefined;
+      }
+    | undefined;
   erasedText: string;
 } {
   const byType = new Map(
@@ -166,7 +179,15 @@ export function personalDataPolicy(): {
         const declaration: PersonalDataDeclaration = entry.personalData;
         return [
           type,
-          { personal: declaration.personal, identity: (data: unknown) => subjectIdentity(declaration, data) },
+          {
+            personal: declaration.personal,
+            identity: (data: unknown) => subjectIdentity(declaration, data),
+            merchantOf: (data: unknown) => {
+              const path = declaration.subject?.merchantId;
+              const value = path ? valuesAt(data, path)[0] : undefined;
+              return typeof value === 'string' && value !== '' ? value : undefined;
+            },
+          },
         ] as const;
       }),
   );

@@ -37,3 +37,23 @@ export const CustomerErasedV1 = z.object({
   requestedBy: z.string().min(1),
   confirmedBy: z.string().min(1),
 });
+
+/** Most subjects one retention pass erases (and one RetentionApplied event names). */
+export const MAX_RETENTION_SUBJECTS_PER_EVENT = 1_000;
+
+/**
+ * The retention policy erased customers whose last transaction is older than their period
+ * (default 8 years, MASAK 5549; longer per merchant) and who are on no legal hold.
+ */
+export const RetentionAppliedV1 = z.object({
+  runId: z.uuid(),
+  /** The moment the periods were counted back from. */
+  asOf: z.iso.datetime(),
+  defaultYears: z.number().int().min(1).max(100),
+  subjectIds: z
+    .array(z.string().regex(/^[0-9a-f]{32}$/))
+    .min(1)
+    .max(MAX_RETENTION_SUBJECTS_PER_EVENT),
+  transactions: z.number().int().nonnegative(),
+  statementLines: z.number().int().nonnegative(),
+});

@@ -90,6 +90,14 @@ export async function encryptStoreInPlace(
       eventsRewritten += seqs.length;
     }
   }
+  // The retention counts from the last event under each key, not from this upgrade.
+  await db.query(
+    `update pd_data_keys k set last_written_at = m.last_at
+       from (select substring(data::text from 'pd1\\.([0-9a-f]{32})\\.') as key_ref, max(created_at) as last_at
+               from es_events where type = any($1::text[]) group by 1) m
+      where k.key_ref = m.key_ref`,
+    [personalTypes],
+  );
   if (rechain.size > 0) {
     await db.query(`update es_streams set head_hash = null where stream_id = any($1::text[])`, [[...rechain]]);
     await db.exec(CHAIN_BACKFILL);

@@ -20,6 +20,8 @@ export interface PersonalFields {
   readonly personal: readonly string[];
   /** The canonical identity text of the event's customer, or null when it names nobody. */
   identity(data: unknown): string | null;
+  /** The merchant the event is for, when it names one (its retention period applies). */
+  merchantOf?(data: unknown): string | undefined;
 }
 
 export interface PersonalDataPolicy {
@@ -102,7 +104,10 @@ export class PersonalDataCodec {
       }
       // An event that names nobody still gets a key of its own (erasable by retention).
       const identity = fields.identity(event.data) ?? `event\n${event.eventId}`;
-      const { keyRef, key } = await this.keys.keyForWrite(this.keys.subjectIdOf(identity));
+      const { keyRef, key } = await this.keys.keyForWrite(
+        this.keys.subjectIdOf(identity),
+        fields.merchantOf?.(event.data),
+      );
       // A JSON copy (event data is JSON by the store's contract): faster than structuredClone here.
       const data = JSON.parse(JSON.stringify(event.data)) as unknown;
       for (const path of fields.personal) {

@@ -26,6 +26,24 @@ create table if not exists pd_data_keys (
 );
 create unique index if not exists pd_data_keys_live on pd_data_keys (subject_id) where erased_at is null;
 create index if not exists pd_data_keys_subject on pd_data_keys (subject_id);
+-- Retention (docs/decisions/0067-personal-data.md): when a key last encrypted a field, for which
+-- merchants, each merchant's period when it is not the default, and the subjects on legal hold.
+alter table pd_data_keys add column if not exists last_written_at timestamptz not null default now();
+create table if not exists pd_key_merchants (
+  key_ref text not null,
+  merchant_id text not null,
+  primary key (key_ref, merchant_id)
+);
+create table if not exists pd_retention (
+  merchant_id text primary key,
+  years integer not null check (years between 1 and 100)
+);
+create table if not exists pd_legal_holds (
+  subject_id text primary key,
+  reason text not null,
+  placed_by text not null,
+  placed_at timestamptz not null default now()
+);
 create table if not exists pd_keyring (
   name text primary key,
   wrapped_key text not null,
@@ -42,6 +60,8 @@ export const MAX_CACHED_DATA_KEYS = 50_000;
 export const DATA_KEY_CACHE_TTL_MS = 60_000;
 /** Keys re-wrapped per statement by a master-key rotation. */
 export const REWRAP_BATCH_KEYS = 500;
+/** Most subjects one retention pass lists (it runs again for the rest). */
+export const MAX_RETENTION_SUBJECTS = 1_000;
 /** Most key refs one read asks the database for at once. */
 export const MAX_KEY_REFS_PER_LOOKUP = 10_000;
 
@@ -116,7 +136,7 @@ export interface ErasedSubject {
 
 /** The key table of one database, through one KeyProvider. */
 export class SubjectKeys {
-  private readonly writeKeys: BoundedKeyCache<{ keyRef: string; key: Buffer }>;
+  private readonly writeKeys: BoundedKeyCache<{ keyRef: string; key: Buffer; merchants: Set<string> }>;
   private readonly readKeys: BoundedKeyCache<ReadKey>;
   /** Identity text → subject id (an HMAC per event was a fifth of an encryption). */
   private readonly subjectIds: BoundedKeyCache<string>;
@@ -162,10 +182,20 @@ export class SubjectKeys {
     return subjectId;
   }
 
-  /** The live key of a subject, made when it has none (an erased subject gets a new one). */
-  async keyForWrite(subjectId: string): Promise<{ keyRef: string; key: Buffer }> {
+  /**
+   * The live key of a subject, made when it has none (an erased subject gets a new one). A lookup
+   * that misses the cache (at least once per DATA_KEY_CACHE_TTL_MS while a subject writes) records
+   * the write's time, and every merchant written for is recorded once: the retention's inputs.
+   */
+  async keyForWrite(subjectId: string, merchantId?: string): Promise<{ keyRef: string; key: Buffer }> {
     const cached = this.writeKeys.get(subjectId);
-    if (cached) return cached;
+    if (cached) {
+      if (merchantId !== undefined && !cached.merchants.has(merchantId)) {
+        await this.recordMerchant(cached.keyRef, merchantId);
+        cached.merchants.add(merchantId);
+      }
+      return cached;
+    }
     let live = await this.liveKey(subjectId);
     if (!live) {
       const keyRef = randomBytes(16).toString('hex');
@@ -175,11 +205,79 @@ export class SubjectKeys {
         [keyRef, subjectId, await this.provider.wrap(newDataKey()), this.provider.keyId],
       );
       live = await this.liveKey(subjectId);
+    } else {
+      await this.db.query(`update pd_data_keys set last_written_at = now() where key_ref = $1`, [live.keyRef]);
     }
     if (!live) throw new Error(`personal data invariant: subject ${subjectId} has no live key after making one`);
-    this.writeKeys.set(subjectId, live);
+    const entry = { ...live, merchants: new Set<string>() };
+    if (merchantId !== undefined) {
+      await this.recordMerchant(live.keyRef, merchantId);
+      entry.merchants.add(merchantId);
+    }
+    this.writeKeys.set(subjectId, entry);
     this.readKeys.set(live.keyRef, live.key);
     return live;
+  }
+
+  private async recordMerchant(keyRef: string, merchantId: string): Promise<void> {
+    await this.db.query(`insert into pd_key_merchants (key_ref, merchant_id) values ($1, $2) on conflict do nothing`, [
+      keyRef,
+      merchantId,
+    ]);
+  }
+
+  /** A merchant's retention period, when its contract asks for another than the default. */
+  async setRetentionYears(merchantId: string, years: number): Promise<void> {
+    if (!Number.isInteger(years) || years < 1 || years > 100)
+      throw new RangeError('a retention period is 1 to 100 years');
+    await this.db.query(
+      `insert into pd_retention (merchant_id, years) values ($1, $2)
+       on conflict (merchant_id) do update set years = excluded.years`,
+      [merchantId, years],
+    );
+  }
+
+  /** A legal hold: the retention never erases the subject while it stands. */
+  async placeLegalHold(subjectId: string, by: { reason: string; placedBy: string }): Promise<void> {
+    if (by.reason.trim() === '' || by.placedBy.trim() === '') throw new Error('a legal hold has a reason and an actor');
+    await this.db.query(
+      `insert into pd_legal_holds (subject_id, reason, placed_by) values ($1, $2, $3)
+       on conflict (subject_id) do update set reason = excluded.reason, placed_by = excluded.placed_by`,
+      [subjectId, by.reason, by.placedBy],
+    );
+  }
+
+  async liftLegalHold(subjectId: string): Promise<boolean> {
+    const { rows } = await this.db.query(`delete from pd_legal_holds where subject_id = $1 returning subject_id`, [
+      subjectId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Subjects whose live key last encrypted a field longer ago than the retention period: the
+   * longest of its merchants' periods (`defaultYears` for a merchant without its own, and for a key
+   * written for no merchant), and no legal hold. At most `limit`, with their key refs.
+   */
+  async subjectsPastRetention(
+    now: Date,
+    defaultYears: number,
+    limit: number = MAX_RETENTION_SUBJECTS,
+  ): Promise<Array<{ subjectId: string; keyRef: string }>> {
+    if (!Number.isInteger(defaultYears) || defaultYears < 1) throw new RangeError('a retention period is whole years');
+    const { rows } = await this.db.query<{ subject_id: string; key_ref: string }>(
+      `select k.subject_id, k.key_ref
+         from pd_data_keys k
+         left join pd_key_merchants m on m.key_ref = k.key_ref
+         left join pd_retention r on r.merchant_id = m.merchant_id
+        where k.erased_at is null
+          and not exists (select 1 from pd_legal_holds h where h.subject_id = k.subject_id)
+        group by k.subject_id, k.key_ref, k.last_written_at
+       having k.last_written_at + make_interval(years => max(coalesce(r.years, $2::int))) < $1::timestamptz
+        order by k.subject_id limit $3`,
+      [now.toISOString(), defaultYears, Math.min(limit, MAX_RETENTION_SUBJECTS)],
+    );
+    return rows.map((r) => ({ subjectId: r.subject_id, keyRef: r.key_ref }));
   }
 
   private async liveKey(subjectId: string): Promise<{ keyRef: string; key: Buffer } | undefined> {

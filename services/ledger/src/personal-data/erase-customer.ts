@@ -73,9 +73,7 @@ export async function eraseCustomer(
           live.map((r) => r.key_ref),
         )
       : [];
-  const transactionIds = [
-    ...new Set(events.filter((e) => e.streamId.startsWith('txn-')).map((e) => e.streamId.slice('txn-'.length))),
-  ];
+  const transactionIds = transactionIdsOf(events);
   const lineCount = events.filter((e) => e.type === 'StatementLineImported').length;
   const decided = decideEraseCustomer(
     { ...request, subjectIds },
@@ -84,13 +82,7 @@ export async function eraseCustomer(
   if (isRefusal(decided)) return decided;
 
   // The values as they are now, to find their copies in the logs once the keys are gone.
-  const plainValues = new Set<string>();
-  for (const event of await codec.decrypt(events)) {
-    const fields = codec.policy.fieldsOf(event.type);
-    if (fields) codec.visitPersonalStrings(event.data, fields, (value) => plainValues.add(value));
-  }
-  plainValues.delete(codec.policy.erasedText);
-
+  const plainValues = await plainValuesOf(codec, events);
   await store.append(
     STREAMS.erasures(),
     [
@@ -104,20 +96,54 @@ export async function eraseCustomer(
     ],
     'any',
   );
-  for (const subjectId of subjectIds) {
-    await keys.erase(subjectId, {
-      reason: decided.data.reason,
-      erasedBy: `${request.requestedBy},${request.confirmedBy}`,
-    });
-  }
+  const { callbackLogRows, webhookLogRows } = await shredAndScrub(db, codec, {
+    subjectIds,
+    keyRefs: live.map((r) => r.key_ref),
+    transactionIds,
+    plainValues,
+    reason: decided.data.reason,
+    erasedBy: `${request.requestedBy},${request.confirmedBy}`,
+  });
+  return { erasure: decided.data, callbackLogRows, webhookLogRows };
+}
 
-  // The read models, from the events as they read now (their fields erased).
-  const reread = await codec.decrypt(
-    await eventsUnder(
-      db,
-      live.map((r) => r.key_ref),
-    ),
-  );
+/** The personal values of these events as they read now (to find their copies in the logs later). */
+export async function plainValuesOf(codec: PersonalDataCodec, events: RecordedEvent[]): Promise<Set<string>> {
+  const values = new Set<string>();
+  for (const event of await codec.decrypt(events)) {
+    const fields = codec.policy.fieldsOf(event.type);
+    if (fields) codec.visitPersonalStrings(event.data, fields, (value) => values.add(value));
+  }
+  values.delete(codec.policy.erasedText);
+  return values;
+}
+
+/** The transactions these events belong to. */
+export function transactionIdsOf(events: readonly RecordedEvent[]): string[] {
+  return [...new Set(events.filter((e) => e.streamId.startsWith('txn-')).map((e) => e.streamId.slice('txn-'.length)))];
+}
+
+/**
+ * Destroys the subjects' keys, then rebuilds the live read-model rows of their events from the
+ * now-erased events (as the replay does) and replaces the fields' copies in the callback and
+ * webhook logs. Called once the erasure's event is recorded.
+ */
+export async function shredAndScrub(
+  db: SqlDatabase,
+  codec: PersonalDataCodec,
+  what: {
+    subjectIds: readonly string[];
+    keyRefs: readonly string[];
+    transactionIds: readonly string[];
+    plainValues: ReadonlySet<string>;
+    reason: string;
+    erasedBy: string;
+  },
+): Promise<{ callbackLogRows: number; webhookLogRows: number }> {
+  for (const subjectId of what.subjectIds) {
+    await codec.keys.erase(subjectId, { reason: what.reason, erasedBy: what.erasedBy });
+  }
+  const reread = what.keyRefs.length > 0 ? await codec.decrypt(await eventsUnder(db, what.keyRefs)) : [];
   for (const event of reread) {
     if (event.type === 'DepositRequested' || event.type === 'WithdrawalRequested') {
       const d = EVENT_CATALOG[event.type].schema.parse(event.data);
@@ -135,17 +161,10 @@ export async function eraseCustomer(
     }
   }
   const erased = codec.policy.erasedText;
-  const callbackLogRows = await scrubLog(
-    db,
-    'cb_deliveries',
-    'delivery_id',
-    ['body'],
-    transactionIds,
-    plainValues,
-    erased,
-  );
-  const webhookLogRows = await scrubLog(db, 'wh_log', 'id', ['body', 'raw_text'], transactionIds, plainValues, erased);
-  return { erasure: decided.data, callbackLogRows, webhookLogRows };
+  const ids = what.transactionIds;
+  const callbackLogRows = await scrubLog(db, 'cb_deliveries', 'delivery_id', ['body'], ids, what.plainValues, erased);
+  const webhookLogRows = await scrubLog(db, 'wh_log', 'id', ['body', 'raw_text'], ids, what.plainValues, erased);
+  return { callbackLogRows, webhookLogRows };
 }
 
 /** The stored events of personal types with a field under one of these keys (hex refs: safe in a pattern). */
