@@ -192,6 +192,14 @@ describe('an existing store: upgraded in place, then a customer erased and repla
     expect(await applyRetention(w.app.db, w.app.store, codec, { runId: randomUUID(), asOf: yearsOn(9) })).toBeNull();
     expect(await keys.liftLegalHold(mehmet)).toBe(true);
 
+    // A key written after the listing (another process's first write: its cache missed) is kept.
+    const [listed] = await keys.subjectsPastRetention(yearsOn(9), 8);
+    const otherProcess = await SubjectKeys.open(w.app.db, new MasterKeyProvider(masterKey));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await otherProcess.keyForWrite(mehmet);
+    const guarded = await keys.erase(mehmet, { reason: 'retention', erasedBy: 'retention' }, listed!);
+    expect(guarded).toBe(0);
+
     const applied = await applyRetention(w.app.db, w.app.store, codec, { runId: randomUUID(), asOf: yearsOn(9) });
     expect(applied).toMatchObject({ defaultYears: 8, subjectIds: [mehmet], transactions: 1 });
     const names = `select customer->>'fullName' as name from rm_transactions where customer->>'fullName' <> $1`;

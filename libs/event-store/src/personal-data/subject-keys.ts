@@ -263,10 +263,10 @@ export class SubjectKeys {
     now: Date,
     defaultYears: number,
     limit: number = MAX_RETENTION_SUBJECTS,
-  ): Promise<Array<{ subjectId: string; keyRef: string }>> {
+  ): Promise<Array<{ subjectId: string; keyRef: string; lastWrittenAt: string }>> {
     if (!Number.isInteger(defaultYears) || defaultYears < 1) throw new RangeError('a retention period is whole years');
-    const { rows } = await this.db.query<{ subject_id: string; key_ref: string }>(
-      `select k.subject_id, k.key_ref
+    const { rows } = await this.db.query<{ subject_id: string; key_ref: string; last_written_at: string }>(
+      `select k.subject_id, k.key_ref, k.last_written_at::text as last_written_at
          from pd_data_keys k
          left join pd_key_merchants m on m.key_ref = k.key_ref
          left join pd_retention r on r.merchant_id = m.merchant_id
@@ -277,7 +277,7 @@ export class SubjectKeys {
         order by k.subject_id limit $3`,
       [now.toISOString(), defaultYears, Math.min(limit, MAX_RETENTION_SUBJECTS)],
     );
-    return rows.map((r) => ({ subjectId: r.subject_id, keyRef: r.key_ref }));
+    return rows.map((r) => ({ subjectId: r.subject_id, keyRef: r.key_ref, lastWrittenAt: r.last_written_at }));
   }
 
   private async liveKey(subjectId: string): Promise<{ keyRef: string; key: Buffer } | undefined> {
@@ -319,13 +319,19 @@ export class SubjectKeys {
    * Destroys every key of a subject (crypto-shredding): its fields read as erased from then on, in
    * events, backups taken afterwards and every copy made from them. Returns the keys destroyed.
    */
-  async erase(subjectId: string, by: { reason: string; erasedBy: string }): Promise<number> {
+  async erase(
+    subjectId: string,
+    by: { reason: string; erasedBy: string },
+    /** Only a key not written since (a retention pass: a customer who wrote meanwhile keeps it). */
+    guard?: { lastWrittenAt: string },
+  ): Promise<number> {
     if (by.reason.trim() === '' || by.erasedBy.trim() === '') throw new Error('an erasure has a reason and an actor');
     const { rows } = await this.db.query<{ key_ref: string }>(
       `update pd_data_keys set wrapped_key = null, master_key_id = null, erased_at = now(),
               erasure_reason = $2, erased_by = $3
-        where subject_id = $1 and erased_at is null returning key_ref`,
-      [subjectId, by.reason, by.erasedBy],
+        where subject_id = $1 and erased_at is null
+          and ($4::timestamptz is null or last_written_at <= $4::timestamptz) returning key_ref`,
+      [subjectId, by.reason, by.erasedBy, guard?.lastWrittenAt ?? null],
     );
     this.writeKeys.delete(subjectId);
     for (const row of rows) this.readKeys.set(row.key_ref, 'erased');

@@ -53,6 +53,8 @@ export async function applyRetention(
     plainValues,
     reason: `retention: ${defaultYears} years (or the merchant's period) after the last transaction`,
     erasedBy: 'retention',
+    // A customer who wrote since the listing keeps the key (and the new fields under it).
+    lastWrittenAt: new Map(due.map((d) => [d.subjectId, d.lastWrittenAt])),
   });
   return decided.data;
 }

@@ -138,10 +138,17 @@ export async function shredAndScrub(
     plainValues: ReadonlySet<string>;
     reason: string;
     erasedBy: string;
+    /** Per subject: erase its key only if not written since (SubjectKeys.erase's guard). */
+    lastWrittenAt?: ReadonlyMap<string, string>;
   },
 ): Promise<{ callbackLogRows: number; webhookLogRows: number }> {
   for (const subjectId of what.subjectIds) {
-    await codec.keys.erase(subjectId, { reason: what.reason, erasedBy: what.erasedBy });
+    const lastWrittenAt = what.lastWrittenAt?.get(subjectId);
+    await codec.keys.erase(
+      subjectId,
+      { reason: what.reason, erasedBy: what.erasedBy },
+      lastWrittenAt !== undefined ? { lastWrittenAt } : undefined,
+    );
   }
   const reread = what.keyRefs.length > 0 ? await codec.decrypt(await eventsUnder(db, what.keyRefs)) : [];
   for (const event of reread) {
