@@ -58,7 +58,9 @@ export const REPLAY_USAGE = `usage: transfergate replay [--until <ISO time|xid:s
   the ledger invariants. Exit 0 when all hold; 3 broken chain, 4 read models differ, 5 invariant violated,
   2 usage, 1 failure. --projector sql rebuilds with the live projector event by event (slow; the
   reference the default in-memory projection is checked against). --max-stream-heads (default 1000000, about
-  225 bytes each) bounds the streams the chain check holds in memory; past it the rest wait in a temporary table.`;
+  225 bytes each) bounds the streams the chain check holds in memory; past it the rest wait in a temporary table.
+  A store with encrypted personal data (pd_data_keys) is decrypted with TRANSFERGATE_SECRET_KEY, else DATA_DIR/secret.key;
+  erased customers are replayed as [erased] and listed.`;
 
 export function parseReplayArgs(args: string[]): ReplayCliOptions {
   let values;
