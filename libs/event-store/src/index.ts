@@ -27,3 +27,4 @@ export type { KurrentDbEventStore, KurrentDbEventStoreCapabilities } from './kur
 export type { KurrentConsumerOptions } from './kurrentdb/kurrentdb-consumer.js';
 export * from './sql/pglite-template.js';
 export { loadOptionalAdapter, OptionalModuleMissingError } from './optional-module.js';
+export * from './personal-data/index.js';

@@ -13,3 +13,7 @@ export * from './persistence/ids.js';
 export * from './commands/deposit-expiry.sweeper.js';
 export * from './queries/statement/statement.builder.js';
 export * from './queries/statement/statement.reader.js';
+export * from './personal-data/encrypt-existing-store.js';
+export * from './personal-data/erase-customer.js';
+export * from './personal-data/export-customer.js';
+export * from './personal-data/apply-retention.js';

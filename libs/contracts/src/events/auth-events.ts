@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { declarePersonalData } from './personal-data.js';
 
 /**
  * Sign-ins, for the audit log: who signed in or failed to, from where (the event's
@@ -29,4 +30,13 @@ export const OperatorSignInFailedV1 = z.object({
   username: z.string().max(64),
   /** Set when the name belongs to an operator. */
   operatorId: z.string().optional(),
+});
+
+/**
+ * Every sign-in event's `username`: an operator (staff), or the name someone typed, kept for the
+ * audit of access attempts (docs/decisions/0067-personal-data.md).
+ */
+export const SignInPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { username: 'an operator (staff) sign-in, kept for the audit of access attempts' },
 });

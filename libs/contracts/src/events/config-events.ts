@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KurusStringSchema } from '../money/kurus.js';
+import { declarePersonalData } from './personal-data.js';
 
 /**
  * Configuration changes are events too: each carries the whole record after the change, so the
@@ -18,6 +19,13 @@ export const InfrastructureConfiguredV1 = z.object({
   callbackWithdrawal: z.string(),
   webhookAllowedIps: z.array(z.string()),
 });
+export const InfrastructureConfiguredPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: {
+    name: "a payment infrastructure's (a company's) name",
+    'webhookAllowedIps[]': "the infrastructure's servers, not a person's device",
+  },
+});
 
 export const MerchantConfiguredV1 = z.object({
   merchantId: z.string(),
@@ -28,6 +36,11 @@ export const MerchantConfiguredV1 = z.object({
   depositCommissionBp: z.number().int().min(0).max(10_000),
   withdrawalCommissionBp: z.number().int().min(0).max(10_000),
   overdraftLimitKurus: KurusStringSchema,
+});
+/** Also MerchantDeleted's: the same record. */
+export const MerchantConfiguredPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { name: "a merchant's (a company's) name" },
 });
 
 export const ProviderConfiguredV1 = z.object({
@@ -61,6 +74,14 @@ export const ProviderConfiguredV1 = z.object({
    */
   sandbox: z.literal(true).optional(),
 });
+/** Also ProviderDeleted's: the same record. */
+export const ProviderConfiguredPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: {
+    name: "a provider's (an integration's) name",
+    'apiAllowedIps[]': "the merchant's servers, not a person's device",
+  },
+});
 
 export const BankAccountConfiguredV1 = z.object({
   bankAccountId: z.string(),
@@ -73,6 +94,11 @@ export const BankAccountConfiguredV1 = z.object({
   maxAmountKurus: KurusStringSchema,
   dailyLimitKurus: KurusStringSchema,
   active: z.boolean(),
+});
+const RECEIVING_ACCOUNT = "a receiving account of the gateway's, under contract: kept with the configuration";
+export const BankAccountConfiguredPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { iban: RECEIVING_ACCOUNT, holderName: RECEIVING_ACCOUNT },
 });
 
 export const OperatorConfiguredV1 = z.object({
@@ -89,6 +115,10 @@ export const OperatorConfiguredV1 = z.object({
    */
   merchantId: z.string().optional(),
 });
+export const OperatorConfiguredPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { username: 'an operator (staff) account, kept for the audit trail of who did what' },
+});
 
 /** A role and its permission set; `deleted` retires it (its stream stays as the audit trail). */
 export const RoleConfiguredV1 = z.object({
@@ -96,6 +126,10 @@ export const RoleConfiguredV1 = z.object({
   name: z.string(),
   permissions: z.array(z.string()),
   deleted: z.boolean(),
+});
+export const RoleConfiguredPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { name: "a role's name" },
 });
 
 /**

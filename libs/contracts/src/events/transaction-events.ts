@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KurusStringSchema } from '../money/kurus.js';
+import { declarePersonalData } from './personal-data.js';
 
 /**
  * Events of one transaction's stream (`txn-<uuid>`). Every event type carries a schema version;
@@ -68,6 +69,24 @@ export const DepositRequestedV1 = OriginSchema.extend({
   expiresAt: z.iso.datetime(),
 });
 
+const CUSTOMER_FIELDS = [
+  'customer.fullName',
+  'customer.username',
+  'customer.userId',
+  'customer.senderName',
+  'customer.nationalId',
+  'customer.email',
+  'customer.phone',
+];
+const RECEIVING_ACCOUNT = "the gateway's receiving account as configured by operators, not the customer's";
+
+/** The customer's name, username, user id, sender name, national id, e-mail and phone; the receiving account is the gateway's own. */
+export const DepositRequestedPersonalData = declarePersonalData({
+  personal: CUSTOMER_FIELDS,
+  notPersonal: { 'receivingAccount.holderName': RECEIVING_ACCOUNT, 'receivingAccount.iban': RECEIVING_ACCOUNT },
+  subject: { merchantId: 'merchantId', userId: 'customer.userId', name: 'customer.fullName', ibans: [] },
+});
+
 export const WithdrawalRequestedV1 = OriginSchema.extend({
   transactionId: z.uuid(),
   number: z.number().int().positive(),
@@ -77,10 +96,21 @@ export const WithdrawalRequestedV1 = OriginSchema.extend({
   iban: z.string(),
 });
 
+/** The customer's fields and the IBAN paid out to. */
+export const WithdrawalRequestedPersonalData = declarePersonalData({
+  personal: [...CUSTOMER_FIELDS, 'iban'],
+  notPersonal: {},
+  subject: { merchantId: 'merchantId', userId: 'customer.userId', name: 'customer.fullName', ibans: ['iban'] },
+});
+
 const ActorSchema = z.object({ operatorId: z.string().optional(), source: z.string() });
 
 export const PaymentReportedV1 = z.object({ transactionId: z.uuid() });
 export const TransactionAssignedV1 = z.object({ transactionId: z.uuid(), assignee: z.string(), by: ActorSchema });
+export const TransactionAssignedPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { assignee: 'an operator (staff), kept for the audit trail of who handled the transaction' },
+});
 export const TransactionAmountChangedV1 = z.object({
   transactionId: z.uuid(),
   fromKurus: KurusStringSchema,

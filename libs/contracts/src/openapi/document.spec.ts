@@ -60,8 +60,12 @@ describe('OpenAPI document', () => {
   it('takes body schemas from the zod contracts (input side: amount is number or string)', () => {
     const h2h = document.components.schemas.H2hDepositRequest!;
     expect(Object.keys(h2h.properties as object).sort()).toEqual(
-      // The contract's fields, plus our one optional extension (the customer's bank, docs/integrators.md).
+      // The contract's fields, plus our optional extensions (the customer's bank; national id, e-mail
+      // and phone for the risk blocklists; docs/integrators.md).
       [
+        'email',
+        'phone',
+        'tckn',
         'amount',
         'apikey',
         'bank_code',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KurusStringSchema } from '../money/kurus.js';
+import { declarePersonalData } from '../events/personal-data.js';
 
 /**
  * Reconciliation events. Lines, their assessment and every decision on them live in one stream per
@@ -40,6 +41,10 @@ export const StatementImportedV1 = z.object({
   lastDay: z.string().optional(),
   by: ByActor,
 });
+export const StatementImportedPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { fileName: 'the name of the bank statement file an operator uploaded' },
+});
 
 export const StatementLineImportedV1 = z.object({
   lineId: z.uuid(),
@@ -56,6 +61,15 @@ export const StatementLineImportedV1 = z.object({
   description: z.string(),
   counterpartyName: z.string().optional(),
   counterpartyIban: z.string().optional(),
+});
+/**
+ * The payer of a statement line: the counterparty's name and IBAN, and the description (which often
+ * carries the payer's name). The line's identity is the bank's reference or a hash of its fields.
+ */
+export const StatementLineImportedPersonalData = declarePersonalData({
+  personal: ['description', 'counterpartyName', 'counterpartyIban'],
+  notPersonal: { identity: "the bank's reference or a hash of the line's fields, never readable text" },
+  subject: { name: 'counterpartyName', ibans: ['counterpartyIban'] },
 });
 
 export const MatchCandidateSchema = z.object({

@@ -1,3 +1,4 @@
+import { declarePersonalData } from '../events/personal-data.js';
 import { z } from 'zod';
 import { KurusStringSchema } from '../money/kurus.js';
 
@@ -107,4 +108,20 @@ export const RiskRuleHitV1 = z.object({
   kind: z.enum(['deposit', 'withdrawal']),
   action: z.enum(RISK_ACTIONS),
   hits: z.array(RiskHitSchema).min(1),
+});
+
+const BLOCKLIST_VALUE =
+  'a blocklist entry (a name, national id, IBAN, IP, e-mail or phone) kept for fraud prevention while its rule holds it and removed with BlocklistEntriesRemoved; not encrypted per customer (docs/decisions/0067-personal-data.md)';
+
+export const RiskRuleConfiguredPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { name: "a risk rule's name, given by an operator" },
+});
+export const BlocklistEntriesAddedPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { 'entries[].value': BLOCKLIST_VALUE },
+});
+export const BlocklistEntriesRemovedPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { 'values[]': BLOCKLIST_VALUE },
 });

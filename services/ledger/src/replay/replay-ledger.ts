@@ -5,7 +5,9 @@ import {
   countEvents,
   startAuditPass,
   type BrokenLink,
+  type ErasedSubject,
   type GlobalPosition,
+  type PersonalDataCodec,
   type SqlDatabase,
   type SqlExecutor,
 } from '@transfergate/event-store';
@@ -22,6 +24,8 @@ import { WriteBatchingExecutor } from './write-batching-executor.js';
 
 /** Events per read page and per projection transaction. */
 export const REPLAY_BATCH_EVENTS = 2_000;
+/** Bound on listed erased subjects in the report (the count stays exact). */
+const MAX_LISTED_ERASED_SUBJECTS = 1_000;
 /** Bound on listed broken links (each stream reports its own; the count stays exact). */
 const MAX_BROKEN_LINKS = 1_000;
 
@@ -60,6 +64,12 @@ export interface ReplayOptions {
   /** Aborts between batches (Ctrl-C in the CLI); the scratch schema is dropped all the same. */
   signal?: AbortSignal;
   onProgress?: (progress: { eventsRead: number; eventsTotal: number }) => void;
+  /**
+   * The decode layer of encrypted personal fields (libs/event-store personal-data): the rebuild
+   * then holds them readable, erased customers' as `[erased]`, and the report lists the erased
+   * subjects. Without it the fields are projected as stored.
+   */
+  personalData?: PersonalDataCodec;
 }
 
 export interface MerchantBalance {
@@ -100,6 +110,8 @@ export interface ReplayReport {
   comparison: (DiffResult & { skipped: false }) | { skipped: true; reason: string };
   invariants: InvariantViolation[];
   balances: MerchantBalance[];
+  /** Customers whose keys were destroyed (their fields replayed as erased); null without a decode layer. */
+  personalData: { erasedSubjects: number; erased: ErasedSubject[] } | null;
 }
 
 export class ReplayUsageError extends Error {}
@@ -170,7 +182,8 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       if (options.signal?.aborted) throw new Error('replay interrupted');
       eventsRead += page.read;
       projected += page.events.length;
-      const events = page.events.map((row) => new StoredEvent(row));
+      const stored = page.events.map((row) => new StoredEvent(row));
+      const events = options.personalData ? await options.personalData.decrypt(stored) : stored;
       // The rows are not needed past this point; dropping them lets a collection during the fold skip them.
       page.events.length = 0;
       if (events.length > 0 && memory) await memory.applyPage(events, inScratch);
@@ -208,6 +221,13 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       return merchant ? narrowViolations(tx, found, merchant.merchantId) : found;
     }, liveSchema);
     const balances = await schema.run((tx) => merchantBalances(tx, merchant?.merchantId));
+    const keys = options.personalData?.keys;
+    const personalData = keys
+      ? {
+          erasedSubjects: await keys.erasedSubjectCount(),
+          erased: await keys.erasedSubjects(MAX_LISTED_ERASED_SUBJECTS),
+        }
+      : null;
 
     const chainOk = brokenCount === 0;
     const comparisonOk = comparison.skipped || comparison.differences.length === 0;
@@ -233,6 +253,7 @@ export async function replayLedger(options: ReplayOptions): Promise<ReplayReport
       comparison,
       invariants,
       balances,
+      personalData,
     };
     reported = true;
     return report;

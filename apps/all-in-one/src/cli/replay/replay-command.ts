@@ -1,9 +1,17 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { kurusToDecimalString } from '@transfergate/contracts';
-import { DataDirLockedError, openPglite, openPostgres, type SqlDatabase } from '@transfergate/event-store';
+import { kurusToDecimalString, personalDataPolicy } from '@transfergate/contracts';
+import {
+  DataDirLockedError,
+  PersonalDataCodec,
+  SubjectKeys,
+  openPglite,
+  openPostgres,
+  type SqlDatabase,
+} from '@transfergate/event-store';
+import { DataKeyUnwrapError, MasterKeyProvider } from '@transfergate/security';
 import {
   REPLAY_PROJECTORS,
   ReplayUsageError,
@@ -50,7 +58,9 @@ export const REPLAY_USAGE = `usage: transfergate replay [--until <ISO time|xid:s
   the ledger invariants. Exit 0 when all hold; 3 broken chain, 4 read models differ, 5 invariant violated,
   2 usage, 1 failure. --projector sql rebuilds with the live projector event by event (slow; the
   reference the default in-memory projection is checked against). --max-stream-heads (default 1000000, about
-  225 bytes each) bounds the streams the chain check holds in memory; past it the rest wait in a temporary table.`;
+  225 bytes each) bounds the streams the chain check holds in memory; past it the rest wait in a temporary table.
+  A store with encrypted personal data (pd_data_keys) is decrypted with TRANSFERGATE_SECRET_KEY, else DATA_DIR/secret.key;
+  erased customers are replayed as [erased] and listed.`;
 
 export function parseReplayArgs(args: string[]): ReplayCliOptions {
   let values;
@@ -131,6 +141,38 @@ async function openConfiguredStore(
   return openPglite(dataDir);
 }
 
+/**
+ * The decode layer of a store with encrypted personal fields (docs/decisions/0067-personal-data.md),
+ * with the master key `npm start` would use: TRANSFERGATE_SECRET_KEY, else the embedded store's
+ * DATA_DIR/secret.key. None for a store without a key table; a store with one and no key, or the
+ * wrong key, is refused (a replay never projects ciphertext as if it were names).
+ */
+async function personalDataOf(
+  db: SqlDatabase,
+  env: NodeJS.ProcessEnv,
+  options: Pick<ReplayCliOptions, 'dataDir'>,
+): Promise<PersonalDataCodec | undefined> {
+  const { rows } = await db.query<{ present: boolean }>(`select to_regclass('pd_data_keys') is not null as present`);
+  if (!rows[0]?.present) return undefined;
+  let key: Buffer | undefined;
+  if (env.TRANSFERGATE_SECRET_KEY) key = Buffer.from(env.TRANSFERGATE_SECRET_KEY, 'base64');
+  else if (db.kind === 'pglite') {
+    const file = join(resolve(options.dataDir ?? (env.DATA_DIR || './data')), 'secret.key');
+    if (existsSync(file)) key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  }
+  if (key?.length !== 32) {
+    throw new ReplayCliError(
+      'this store holds encrypted personal data: give TRANSFERGATE_SECRET_KEY, the master key it was written with (32 bytes, base64)',
+    );
+  }
+  try {
+    return new PersonalDataCodec(await SubjectKeys.open(db, new MasterKeyProvider(key)), personalDataPolicy());
+  } catch (error) {
+    if (error instanceof DataKeyUnwrapError) throw new ReplayCliError(error.message);
+    throw error;
+  }
+}
+
 export function exitCodeOf(report: ReplayReport): number {
   if (report.chain.brokenCount > 0) return REPLAY_EXIT.chainBroken;
   if (!report.comparison.skipped && report.comparison.differences.length > 0) return REPLAY_EXIT.readModelsDiffer;
@@ -181,6 +223,11 @@ export function formatReport(report: ReplayReport): string {
   else {
     lines.push(`invariants: ${report.invariants.length} violated`);
     for (const v of report.invariants) lines.push(`  ${v.invariant} ${v.subject}: ${v.detail}`);
+  }
+  if (report.personalData) {
+    const p = report.personalData;
+    lines.push(`personal data: decrypted; ${p.erasedSubjects} erased subjects (their fields replayed as erased)`);
+    for (const s of p.erased) lines.push(`  ${s.subjectId} erased ${s.erasedAt} by ${s.erasedBy}: ${s.reason}`);
   }
   lines.push(`balances${report.until ? ` as of ${position(report.replayedUntil)}` : ''}:`);
   for (const b of report.balances) {
@@ -252,8 +299,10 @@ export async function runReplayCommand(
     db = await openConfiguredStore(env, options, options.schema ?? (env.DATABASE_SCHEMA || undefined));
     const { rows } = await db.query<{ present: boolean }>(`select to_regclass('es_events') is not null as present`);
     if (!rows[0]?.present) throw new ReplayCliError('no event store (es_events) in this database');
+    const personalData = await personalDataOf(db, env, options);
     const report = await replayLedger({
       db,
+      ...(personalData ? { personalData } : {}),
       projector: options.projector,
       maxStreamHeads: options.maxStreamHeads,
       ...(options.until ? { until: options.until } : {}),

@@ -1,0 +1,2 @@
+export * from './key-provider.js';
+export * from './field-cipher.js';
