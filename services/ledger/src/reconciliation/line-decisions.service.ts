@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   ApproveTransactionCommand,
@@ -10,13 +10,14 @@ import {
   type ActorRef,
   type DomainEvent,
   type StatementLineView,
+  type TransactionView,
 } from '@transfergate/contracts';
 import { MAX_EVENTS_PER_APPEND, WrongExpectedVersionError } from '@transfergate/event-store';
 import { orThrow } from '../decisions/decision.js';
 import { decideDismiss, dismissReasonOf } from '../decisions/dismiss-statement-line.decide.js';
 import { decideMatch, type MatchRequest } from '../decisions/match-statement-line.decide.js';
 import { MerchantRules } from '../commands/merchant-rules.js';
-import { MAX_CONFLICT_RETRIES } from '../ledger.settings.js';
+import { LEDGER_SETTINGS, MAX_CONFLICT_RETRIES, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository, type PendingWrite } from '../persistence/ledger-repository.js';
 import { ReconciliationStore } from './reconciliation-store.js';
 
@@ -57,6 +58,7 @@ export class LineDecisions {
     private readonly store: ReconciliationStore,
     private readonly commands: CommandBus,
     private readonly rules: MerchantRules,
+    @Inject(LEDGER_SETTINGS) private readonly settings: LedgerSettings,
   ) {}
 
   /**
@@ -82,9 +84,15 @@ export class LineDecisions {
     );
   }
 
-  /** Load, decide (decideMatch), claim, approve; then record the decision on the line. */
+  /**
+   * Load, decide (decideMatch), claim, approve; then record the decision on the line. A received
+   * amount that needs a second operator asks for the amount change instead and answers the line
+   * still queued, with `amountChangeWaiting`.
+   */
   private async matchNow(request: MatchRequest): Promise<StatementLineView> {
-    const { line, matched } = await this.performMatch(request);
+    const outcome = await this.performMatch(request);
+    if ('waiting' in outcome) return outcome.waiting;
+    const { line, matched } = outcome;
     await this.appendDecision(line.bankAccountId, line.lineId, matched, undefined, request.actor);
     return (await this.store.line(line.lineId))!;
   }
@@ -108,8 +116,15 @@ export class LineDecisions {
         try {
           await this.serially(`line:${request.lineId}`, () =>
             this.serially(`txn:${request.transactionId}`, async () => {
-              const { line, matched } = await this.performMatch(request);
-              await this.recordAutoMatch(line.bankAccountId, line.lineId, matched, request.actor);
+              const outcome = await this.performMatch(request);
+              // Automatic matches are at the requested amount: none ever waits for a second operator.
+              if ('waiting' in outcome) throw new Error('an automatic match asked for an amount change');
+              await this.recordAutoMatch(
+                outcome.line.bankAccountId,
+                outcome.line.lineId,
+                outcome.matched,
+                request.actor,
+              );
             }),
           );
           outcomes[i] = { status: 'fulfilled', value: undefined };
@@ -203,12 +218,46 @@ export class LineDecisions {
    * decide (decideMatch), claim, and approve (or change the amount and approve). Answers the line and
    * the decision event to append.
    */
-  private async performMatch(request: MatchRequest): Promise<{ line: StatementLineView; matched: DecisionEvent }> {
+  private async performMatch(
+    request: MatchRequest,
+  ): Promise<{ line: StatementLineView; matched: DecisionEvent } | { waiting: StatementLineView }> {
     const line = await this.store.line(request.lineId);
     const txn = line?.state === 'queued' ? await this.repository.loadTransaction(request.transactionId) : undefined;
     const matchedLineId = txn ? await this.store.matchedLineOf(request.transactionId) : undefined;
     const merchant = txn && request.amount === 'received' ? await this.rules.of(txn.view.merchantId) : undefined;
-    const plan = orThrow(decideMatch(request, { line, transaction: txn?.view, matchedLineId, merchant }));
+    const fourEyes = this.settings.fourEyes;
+    const plan = orThrow(
+      decideMatch(request, {
+        line,
+        transaction: txn?.view,
+        matchedLineId,
+        merchant,
+        ...(fourEyes ? { fourEyes } : {}),
+      }),
+    );
+    if (plan.waitsForSecondOperator) {
+      const view: TransactionView = await this.commands.execute(
+        new ChangeAmountCommand({
+          transactionId: request.transactionId,
+          amountKurus: plan.changeAmountKurus!,
+          actor: request.actor,
+          lineId: request.lineId,
+        }),
+      );
+      const pending = view.pendingAmountChange;
+      if (!pending)
+        throw new Error(`TG-${view.number}: the amount change that needs a second operator was made at once`);
+      return {
+        waiting: {
+          ...line!,
+          amountChangeWaiting: {
+            transactionId: view.transactionId,
+            requestId: pending.requestId,
+            toKurus: pending.toKurus,
+          },
+        },
+      };
+    }
     await this.claimForMatch(plan.claim, request.transactionId, request.actor);
     if (plan.changeAmountKurus !== undefined) {
       await this.commands.execute(
