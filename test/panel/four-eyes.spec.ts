@@ -2,6 +2,7 @@ import { ConfigureOperatorCommand, PanelAmountChangeListSchema, PanelTransaction
 import { checkLedgerInvariants } from '@transfergate/ledger';
 import { VALID_IBAN, conformanceBootstrap, h2hBody, KEYS } from '../gateway/conformance-fixture.js';
 import { issueBootstrap, postJson, startTestApp, type TestApp } from '../support/test-app.js';
+import { camt } from '../reconciliation/statement-files.js';
 import { panelClient } from './panel-client.js';
 
 /**
@@ -186,6 +187,70 @@ describe('four eyes on amount changes (PostgreSQL, HTTP)', () => {
     expect(await checkLedgerInvariants(app.db)).toEqual([]);
     const detail = await client.get(`/panel/transactions/${number}`, admin);
     expect(detail.body).toMatchObject({ amount: 40, originalAmount: 100 });
+  });
+
+  it('a match at a received amount beyond the limits asks for the change and leaves the line queued', async () => {
+    const id = await deposit(500);
+    const detail = (await client.get(`/panel/transactions/${id}`, admin)).body;
+    const day = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+    const ref = `FE-LINE-${Date.now()}`;
+    const imported = await fetch(
+      `${app.baseUrl}/panel/reconciliation/accounts/${detail.bankAccount.bankAccountId}/statements?format=camt053`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${admin}` },
+        body: camt(
+          [
+            {
+              ref,
+              day,
+              time: '10:00',
+              direction: 'credit',
+              amountKurus: 90_000n,
+              description: 'havale',
+              name: 'Ali Veli',
+            },
+          ],
+          'camt053',
+          { accountIban: detail.bankAccount.iban },
+        ),
+      },
+    );
+    expect(imported.status).toBe(201);
+    const lines = await client.get(
+      `/panel/reconciliation/lines?bankAccountId=${detail.bankAccount.bankAccountId}&limit=200`,
+      admin,
+    );
+    const lineId = lines.body.items.find((l: { bankReference?: string }) => l.bankReference === ref).lineId;
+
+    // 500.00 paid 900.00: 400.00 TRY more than asked, beyond the sum.
+    const matched = await client.post(
+      `/panel/reconciliation/lines/${lineId}/match`,
+      { transactionId: id, amount: 'received' },
+      admin,
+    );
+    expect(matched.status).toBe(202);
+    expect(matched.body).toMatchObject({
+      state: 'queued',
+      amountChangeWaiting: { transactionId: id, toKurus: '90000' },
+    });
+    const { requestId } = matched.body.amountChangeWaiting;
+    expect((await client.get(`/panel/transactions/${id}`, admin)).body).toMatchObject({
+      state: 'awaiting_payment',
+      amount: 500,
+      pendingAmountChange: { requestId, toAmount: 900, lineId },
+    });
+    expect(await events(id, 'TransactionApproved')).toHaveLength(0);
+
+    // Another admin approves the change; the line then matches at the deposit's amount, now the received one.
+    expect((await client.post('/panel/amount-changes/approve', { id, requestId }, second)).status).toBe(201);
+    const after = await client.post(`/panel/reconciliation/lines/${lineId}/match`, { transactionId: id }, admin);
+    expect(after.status).toBe(201);
+    expect(after.body).toMatchObject({ state: 'matched', transactionId: id });
+    expect((await client.get(`/panel/transactions/${id}`, admin)).body).toMatchObject({
+      state: 'approved',
+      amount: 900,
+    });
   });
 
   it('names an unknown request 409 and a malformed one 400', async () => {
