@@ -80,9 +80,7 @@ export function App() {
             options={{ label: 'tg.tx.withdrawals' }}
           />
         ) : null,
-        can(permissions, 'transactions.update') ? (
-          <Resource key="amount-changes" {...amountChangesResource} />
-        ) : null,
+        can(permissions, 'transactions.update') ? <Resource key="amount-changes" {...amountChangesResource} /> : null,
         can(permissions, 'reconciliation.view') ? <Resource key="reconciliation" {...reconciliationResource} /> : null,
         ...visibleResources(recordResources, permissions),
         can(permissions, 'statements.view') ? <Resource key="statements" {...statementResource} /> : null,

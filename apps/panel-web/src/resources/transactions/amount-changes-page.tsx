@@ -146,4 +146,3 @@ export const amountChangesResource: PanelResource = {
   icon: FactCheckIcon,
   options: { label: 'tg.four_eyes.menu' },
 };
-
