@@ -278,12 +278,14 @@ export class LineDecisions {
     };
     try {
       await this.repository.append([...plan.claim, ...approval, decision], request.actor);
+      return;
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
-      const outcome = await this.performMatch(request);
-      if ('waiting' in outcome) throw new Error('an automatic match asked for an amount change');
-      await this.recordAutoMatch(outcome.line.bankAccountId, outcome.line.lineId, outcome.matched, request.actor);
     }
+    // Lost a race: decided again from what the streams and the read models hold now.
+    const outcome = await this.performMatch(request);
+    if ('waiting' in outcome) throw new Error('an automatic match asked for an amount change');
+    await this.recordAutoMatch(outcome.line.bankAccountId, outcome.line.lineId, outcome.matched, request.actor);
   }
 
   /** Decisions of automatic matches waiting for their account's next append, per account and actor. */
