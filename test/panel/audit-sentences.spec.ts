@@ -95,7 +95,8 @@ describe('audit log: sign-ins and transaction numbers (PGlite)', () => {
     );
     const number = Number(status.body.id);
     const { rows } = await app.db.query<{ id: string; iban: string }>(
-      'select bank_account_id as id, iban from rm_transactions where transaction_id = $1',
+      `select t.bank_account_id as id, b.iban from rm_transactions t
+       join rm_bank_accounts b on b.bank_account_id = t.bank_account_id where t.transaction_id = $1`,
       [String(status.body.uuid)],
     );
     const accountId = rows[0]!.id;

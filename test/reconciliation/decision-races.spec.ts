@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { MerchantRules } from '../../services/ledger/src/commands/merchant-rules.js';
 import { matchClaim } from '../../services/ledger/src/decisions/match-statement-line.decide.js';
 import { LedgerRepository } from '../../services/ledger/src/persistence/ledger-repository.js';
+import { LEDGER_SETTINGS } from '../../services/ledger/src/ledger.settings.js';
 import { LineDecisions } from '../../services/ledger/src/reconciliation/line-decisions.service.js';
 import { ReconciliationStore } from '../../services/ledger/src/reconciliation/reconciliation-store.js';
 import { checkMatchInvariants } from '../../services/ledger/src/reconciliation/read-model/match-invariants.js';
@@ -37,7 +38,13 @@ describe('statement line decisions racing across ledger processes (PostgreSQL)',
     accountId = (accounts.body.items ?? accounts.body)[0].id;
     const get = <T>(token: new (...args: never[]) => T) => app.app.get(token, { strict: false });
     first = get(LineDecisions);
-    second = new LineDecisions(get(LedgerRepository), get(ReconciliationStore), get(CommandBus), get(MerchantRules));
+    second = new LineDecisions(
+      get(LedgerRepository),
+      get(ReconciliationStore),
+      get(CommandBus),
+      get(MerchantRules),
+      app.app.get(LEDGER_SETTINGS, { strict: false }),
+    );
   });
   afterAll(async () => {
     await app?.stop();

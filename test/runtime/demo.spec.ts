@@ -8,8 +8,9 @@ import { sha256 } from '../callbacks/callback-fixture.js';
 /**
  * `npm start -- --demo` as an integrator meets it: every demo provider is a sandbox provider (the
  * sandbox example of docs/integrators.md works as written, and again after a restart on the same data
- * directory), the banner says where the demo's callbacks go, and with LOG_FORMAT=json every line the
- * process prints (banner and stop lines included) is a JSON line.
+ * directory), the banner says where the demo's callbacks go, and with LOG_FORMAT=json, or in
+ * production writing to a pipe, every line the process prints (banner and stop lines included) is a
+ * JSON line.
  */
 const MAIN = resolve('apps/all-in-one/dist/main.js');
 
@@ -117,44 +118,52 @@ describe('npm start -- --demo for integrators', () => {
     }
   }, 240_000);
 
-  it('LOG_FORMAT=json: the start banner and the stop lines are JSON lines too, without the generated password', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tg-demo-json-'));
-    const port = await freePort();
-    const server = await startDemo(dataDir, port, { LOG_FORMAT: 'json' });
-    try {
-      expect(await server.stop()).toBe(0);
-      const lines = server
-        .output()
-        .split('\n')
-        .filter((line) => line.trim() !== '');
-      const notJson = lines.filter((line) => {
-        try {
-          return typeof JSON.parse(line) !== 'object';
-        } catch {
-          return true;
-        }
-      });
-      expect(notJson).toEqual([]);
-      const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-      const messages = parsed.map((line) => line.msg);
-      expect(messages).toEqual(
-        expect.arrayContaining(['transfergate is ready', 'SIGTERM: draining in-flight requests, then exiting']),
-      );
-      const ready = parsed.find((line) => line.msg === 'transfergate is ready')!;
-      expect(ready).toMatchObject({
-        level: 'info',
-        service: 'all-in-one',
-        api: `http://127.0.0.1:${port}`,
-        demoCallbacks: 'http://127.0.0.1:9999/callbacks/{merchant,h2h,infra}/{deposit,withdrawal}',
-        adminPasswordFile: join(dataDir, 'admin-password'),
-      });
-      // A JSON line goes to a log collector: the generated password is only in its 0600 file.
-      const password = readFileSync(join(dataDir, 'admin-password'), 'utf8').trim();
-      expect(password.length).toBeGreaterThanOrEqual(12);
-      expect(server.output()).not.toContain(password);
-    } finally {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 120_000);
+  it.each([
+    ['LOG_FORMAT=json', { LOG_FORMAT: 'json' }],
+    // The Docker image's setting: production writing to a container's log (not a terminal).
+    ['NODE_ENV=production without LOG_FORMAT, stdout a pipe', { NODE_ENV: 'production' }],
+  ])(
+    '%s: the start banner and the stop lines are JSON lines too, without the generated password',
+    async (_what, env) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'tg-demo-json-'));
+      const port = await freePort();
+      const server = await startDemo(dataDir, port, env);
+      try {
+        expect(await server.stop()).toBe(0);
+        const lines = server
+          .output()
+          .split('\n')
+          .filter((line) => line.trim() !== '');
+        const notJson = lines.filter((line) => {
+          try {
+            return typeof JSON.parse(line) !== 'object';
+          } catch {
+            return true;
+          }
+        });
+        expect(notJson).toEqual([]);
+        const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+        const messages = parsed.map((line) => line.msg);
+        expect(messages).toEqual(
+          expect.arrayContaining(['transfergate is ready', 'SIGTERM: draining in-flight requests, then exiting']),
+        );
+        const ready = parsed.find((line) => line.msg === 'transfergate is ready')!;
+        expect(ready).toMatchObject({
+          level: 'info',
+          service: 'all-in-one',
+          api: `http://127.0.0.1:${port}`,
+          demoCallbacks: 'http://127.0.0.1:9999/callbacks/{merchant,h2h,infra}/{deposit,withdrawal}',
+          adminPasswordFile: join(dataDir, 'admin-password'),
+        });
+        // A JSON line goes to a log collector: the generated password is only in its 0600 file.
+        const password = readFileSync(join(dataDir, 'admin-password'), 'utf8').trim();
+        expect(password.length).toBeGreaterThanOrEqual(12);
+        expect(server.output()).not.toContain(password);
+      } finally {
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

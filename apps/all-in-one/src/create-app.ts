@@ -97,6 +97,7 @@ async function startOn(db: SqlDatabase, config: RuntimeConfig): Promise<RunningA
       store,
       {
         depositTtlMs: config.depositTtlMs,
+        fourEyes: config.fourEyes,
         secretKey: config.secretKey,
         callbackAllowedTargets: config.callbackAllowedTargets ?? [],
       },

@@ -23,7 +23,10 @@ import { PrivateFileRefusedError, makePrivateDir, writePrivateFile } from '@tran
 import { DEMO_DEFAULT_HOST, MAIN_USAGE } from './cli/usage.js';
 import { consoleFormatFrom, consolePrinter } from './cli/console-lines.js';
 
-/** The server's own lines (banner, stop lines) follow the log format: JSON lines when LOG_FORMAT=json. */
+/**
+ * The server's own lines (banner, stop lines) follow the log format: JSON lines with LOG_FORMAT=json,
+ * and by default in production when stdout is not a terminal (consoleFormatFrom).
+ */
 const say = consolePrinter(consoleFormatFrom(process.env));
 
 /** The generated admin password is also written here (mode 0600), inside DATA_DIR. */

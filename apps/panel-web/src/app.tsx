@@ -14,6 +14,7 @@ import { resources as logResources, viewPermissions as logViewPermissions } from
 import { resources as recordResources, viewPermissions as recordViewPermissions } from './resources/records/index';
 import { reconciliationResource } from './resources/reconciliation/index';
 import { statementResource } from './resources/statements/statement-page';
+import { amountChangesResource } from './resources/transactions/amount-changes-page';
 import { TransactionQueue } from './resources/transactions/transaction-queue';
 import { TransactionShow } from './resources/transactions/transaction-show';
 import type { PanelResource } from './resources/types';
@@ -88,6 +89,9 @@ export function App() {
                   icon={ArrowUpwardIcon}
                   options={{ label: 'tg.tx.withdrawals' }}
                 />
+              ) : null,
+              can(permissions, 'transactions.update') ? (
+                <Resource key="amount-changes" {...amountChangesResource} />
               ) : null,
               can(permissions, 'reconciliation.view') ? (
                 <Resource key="reconciliation" {...reconciliationResource} />

@@ -15,6 +15,12 @@ export interface RuntimeConfig {
   dataDir: string;
   databaseUrl?: string;
   depositTtlMs: number;
+  /**
+   * FOUR_EYES_ABOVE_KURUS / FOUR_EYES_ABOVE_PERCENT: an operator's amount change whose size (new
+   * amount against the requested one) is above this sum, or above this share of the requested amount
+   * (0: no share limit), waits for a second operator.
+   */
+  fourEyes?: { aboveKurus: bigint; abovePercent: number };
   secretKey: Buffer;
   bodyLimitBytes: number;
   trustProxy: string[];
@@ -79,6 +85,9 @@ const EnvSchema = z.object({
       message: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
     }),
   DEPOSIT_TTL_MINUTES: integer('DEPOSIT_TTL_MINUTES', 1, 1_440, 30),
+  // 10,000.00 TRY; at most 10^15 kuruş (a safe integer).
+  FOUR_EYES_ABOVE_KURUS: integer('FOUR_EYES_ABOVE_KURUS', 0, 1_000_000_000_000_000, 1_000_000),
+  FOUR_EYES_ABOVE_PERCENT: integer('FOUR_EYES_ABOVE_PERCENT', 0, 10_000, 0),
   TRANSFERGATE_SECRET_KEY: z
     .string()
     .optional()
@@ -225,6 +234,7 @@ export function loadRuntimeConfig(env: NodeJS.ProcessEnv, overrides: RuntimeConf
     dataDir,
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     depositTtlMs: e.DEPOSIT_TTL_MINUTES * 60_000,
+    fourEyes: { aboveKurus: BigInt(e.FOUR_EYES_ABOVE_KURUS), abovePercent: e.FOUR_EYES_ABOVE_PERCENT },
     secretKey: withoutKey ? Buffer.alloc(0) : secretKeyFor(e, dataDir),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: (e.TRUST_PROXY ?? '')

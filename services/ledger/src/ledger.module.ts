@@ -8,6 +8,7 @@ import { ReceivingAccountSelector } from './commands/receiving-account.selector.
 import { ApproveTransactionHandler } from './commands/approve-transaction.handler.js';
 import { AssignTransactionHandler } from './commands/assign-transaction.handler.js';
 import { ChangeAmountHandler } from './commands/change-amount.handler.js';
+import { DecideAmountChangeHandler } from './commands/decide-amount-change.handler.js';
 import { ExpireTransactionHandler } from './commands/expire-transaction.handler.js';
 import { RecordWebhookAmountMismatchHandler } from './commands/record-webhook-amount-mismatch.handler.js';
 import { RejectTransactionHandler } from './commands/reject-transaction.handler.js';
@@ -68,6 +69,7 @@ import { RISK_LEDGER_PROVIDERS } from './risk/risk.handlers.js';
     ReportPaymentHandler,
     AssignTransactionHandler,
     ChangeAmountHandler,
+    DecideAmountChangeHandler,
     ExpireTransactionHandler,
     RecordWebhookAmountMismatchHandler,
     ConfigureInfrastructureHandler,

@@ -2,6 +2,12 @@
 export interface LedgerSettings {
   /** A deposit not approved within this time expires (docs/architecture.md: default 30 min). */
   depositTtlMs: number;
+  /**
+   * An operator's amount change whose size (against the requested amount) is above `aboveKurus`, or
+   * above `abovePercent` % of the requested amount (0: no share limit), waits for a second operator.
+   * Absent: no change waits (embedders and tests that do not configure it).
+   */
+  fourEyes?: FourEyesLimits;
   /** AES-256 key sealing provider secrets at rest. */
   secretKey: Buffer;
   /**
@@ -9,6 +15,11 @@ export interface LedgerSettings {
    * empty or absent: public addresses only (libs/security egress-policy).
    */
   callbackAllowedTargets?: string[];
+}
+
+export interface FourEyesLimits {
+  aboveKurus: bigint;
+  abovePercent: number;
 }
 
 export const LEDGER_SETTINGS = 'transfergate:LedgerSettings';

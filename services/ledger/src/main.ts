@@ -16,6 +16,7 @@ runServiceMain({
       provide: LEDGER_SETTINGS,
       useValue: {
         depositTtlMs: runtime.depositTtlMs,
+        fourEyes: runtime.fourEyes,
         secretKey: runtime.secretKey,
         callbackAllowedTargets: runtime.callbackAllowedTargets ?? [],
       } satisfies LedgerSettings,

@@ -1,16 +1,27 @@
 /**
  * What the server prints on its own (the start banner, provisioning summaries, the stop lines): text
  * for a person at a terminal, or one JSON line each, shaped like the log lines (`time`, `level`,
- * `service`, `msg` and named fields), when the logs are JSON (LOG_FORMAT=json), so that a log
- * collector parses every line of the process.
+ * `service`, `msg` and named fields), when the logs go to a collector, so that it parses every line
+ * of the process.
  */
 export type ConsoleFormat = 'text' | 'json';
 
 export type ConsoleLevel = 'info' | 'warn' | 'error';
 
-/** The format of the server's own lines: JSON exactly when LOG_FORMAT asks the logs for JSON. */
-export function consoleFormatFrom(env: NodeJS.ProcessEnv): ConsoleFormat {
-  return env.LOG_FORMAT === 'json' ? 'json' : 'text';
+/**
+ * The format of the server's own lines. `LOG_FORMAT=json` or `text` decides; without it, JSON when a
+ * production process (NODE_ENV=production, as the Docker image sets it) writes to something that is
+ * not a terminal (a container's log, a pipe, a file), where the log lines are JSON too; text otherwise
+ * (a person at a terminal, or running it by hand in development, where the banner shows the generated
+ * admin password).
+ */
+export function consoleFormatFrom(
+  env: NodeJS.ProcessEnv,
+  stdoutIsTerminal = Boolean(process.stdout.isTTY),
+): ConsoleFormat {
+  if (env.LOG_FORMAT === 'json') return 'json';
+  if (env.LOG_FORMAT === 'text') return 'text';
+  return env.NODE_ENV === 'production' && !stdoutIsTerminal ? 'json' : 'text';
 }
 
 /** The `service` of every JSON line the all-in-one process prints (its logger's too). */

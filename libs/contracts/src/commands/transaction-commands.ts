@@ -58,10 +58,26 @@ export interface TransactionView {
   echo: Record<string, string>;
   assignee?: string;
   reason?: string;
+  /** An amount change waiting for a second operator (at most one at a time; gone once decided or final). */
+  pendingAmountChange?: PendingAmountChange;
+  /** What the customer reported with "I have paid" (a deposit; either field may be absent). */
+  paymentReport?: { senderBank?: string; transferredAt?: string };
   createdAt: string;
   updatedAt: string;
   /** true when this answer replays an earlier identical request. */
   replayed?: boolean;
+}
+
+/** An amount change asked for by one operator, waiting for another (four eyes). */
+export interface PendingAmountChange {
+  requestId: string;
+  fromKurus: string;
+  toKurus: string;
+  /** The operator who asked (or the source, for a change without one). */
+  requestedBy: string;
+  requestedAt: string;
+  /** The statement line a match at the received amount asked for it from. */
+  lineId?: string;
 }
 
 interface OriginFields {
@@ -92,7 +108,7 @@ export class RequestWithdrawalCommand extends Command<TransactionView> {
 }
 
 export class ReportPaymentCommand extends Command<TransactionView> {
-  constructor(readonly input: { transactionId: string; actor: ActorRef }) {
+  constructor(readonly input: { transactionId: string; actor: ActorRef; senderBank?: string; transferredAt?: string }) {
     super();
   }
 }
@@ -103,8 +119,36 @@ export class AssignTransactionCommand extends Command<TransactionView> {
   }
 }
 
+/**
+ * An operator sets an open transaction's amount. A change beyond the four-eyes limits is not made:
+ * it is recorded as a request (`pendingAmountChange` of the answer) that another operator decides.
+ */
 export class ChangeAmountCommand extends Command<TransactionView> {
-  constructor(readonly input: { transactionId: string; amountKurus: Kurus; actor: ActorRef }) {
+  constructor(
+    readonly input: {
+      transactionId: string;
+      amountKurus: Kurus;
+      actor: ActorRef;
+      /** The statement line a match at the received amount makes the change for. */
+      lineId?: string;
+    },
+  ) {
+    super();
+  }
+}
+
+/** A second operator approves or rejects a pending amount change (never the operator who asked). */
+export class DecideAmountChangeCommand extends Command<TransactionView> {
+  constructor(
+    readonly input: {
+      transactionId: string;
+      requestId: string;
+      decision: 'approve' | 'reject';
+      /** Required for a rejection. */
+      reason?: string;
+      actor: ActorRef;
+    },
+  ) {
     super();
   }
 }

@@ -53,6 +53,12 @@ export const ERROR_CODES = {
   statement_refused: 422,
   /** A statement line already matched or dismissed, or a deposit already matched to another line. */
   line_decided: 409,
+  /** An amount change waits for a second operator already: approve or reject it first. */
+  amount_change_pending: 409,
+  /** The amount change named is not waiting (approved, rejected or replaced meanwhile). */
+  amount_change_not_pending: 409,
+  /** Four eyes: the operator who asked for an amount change cannot approve it. */
+  four_eyes_same_operator: 403,
   rate_limited: 429,
   no_receiving_account: 503,
   unavailable: 503,

@@ -105,7 +105,20 @@ export const WithdrawalRequestedPersonalData = declarePersonalData({
 
 const ActorSchema = z.object({ operatorId: z.string().optional(), source: z.string() });
 
-export const PaymentReportedV1 = z.object({ transactionId: z.uuid() });
+/** Bounds of what a customer reports with "I have paid" (both optional: events without them parse too). */
+export const PAYMENT_REPORT_BANK_MAX_CHARS = 64;
+
+/**
+ * The customer said "I have paid" on the payment page, optionally naming the bank they sent from and
+ * when they sent it (the payment page asks; older events carry neither).
+ */
+export const PaymentReportedV1 = z.object({
+  transactionId: z.uuid(),
+  /** The bank the customer says they sent from, as they typed or chose it. */
+  senderBank: z.string().min(1).max(PAYMENT_REPORT_BANK_MAX_CHARS).optional(),
+  /** When the customer says they sent the transfer (an ISO date-time). */
+  transferredAt: z.iso.datetime({ offset: true }).optional(),
+});
 export const TransactionAssignedV1 = z.object({ transactionId: z.uuid(), assignee: z.string(), by: ActorSchema });
 export const TransactionAssignedPersonalData = declarePersonalData({
   personal: [],
@@ -116,6 +129,41 @@ export const TransactionAmountChangedV1 = z.object({
   fromKurus: KurusStringSchema,
   toKurus: KurusStringSchema,
   feeKurus: KurusStringSchema,
+  by: ActorSchema,
+});
+/**
+ * An operator asked for an amount change that needs a second operator (its size above the configured
+ * sum or share of the requested amount): nothing moves until another operator approves it. `lineId`
+ * names the statement line when the change came from a match at the received amount.
+ */
+export const AmountChangeRequestedV1 = z.object({
+  transactionId: z.uuid(),
+  requestId: z.uuid(),
+  fromKurus: KurusStringSchema,
+  toKurus: KurusStringSchema,
+  /** The amount the transaction was first requested with (what the change is measured against). */
+  originalKurus: KurusStringSchema,
+  lineId: z.uuid().optional(),
+  by: ActorSchema,
+});
+/** A second operator approved a requested amount change (the TransactionAmountChanged follows in the same append). */
+export const AmountChangeApprovedV1 = z.object({
+  transactionId: z.uuid(),
+  requestId: z.uuid(),
+  fromKurus: KurusStringSchema,
+  toKurus: KurusStringSchema,
+  /** The operator who asked for it (never the one who approves). */
+  requestedBy: z.string(),
+  by: ActorSchema,
+});
+/** A second operator refused a requested amount change: the amount stays. */
+export const AmountChangeRejectedV1 = z.object({
+  transactionId: z.uuid(),
+  requestId: z.uuid(),
+  fromKurus: KurusStringSchema,
+  toKurus: KurusStringSchema,
+  requestedBy: z.string(),
+  reason: z.string(),
   by: ActorSchema,
 });
 export const TransactionApprovedV1 = z.object({

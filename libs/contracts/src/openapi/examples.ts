@@ -443,6 +443,11 @@ export const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   amount_mismatch: "the paid amount differs from the transaction's: not approved, held for an operator",
   statement_refused: 'statement refused: row 14: not an amount: "1.500,001"',
   line_decided: 'the statement line is matched already',
+  amount_change_pending:
+    'TG-12: an amount change to 15000.00 TRY waits for a second operator: approve or reject it first',
+  amount_change_not_pending: 'TG-12: no amount change waits under this request',
+  four_eyes_same_operator:
+    'TG-12: the amount change needs a second operator; the operator who asked for it cannot decide it',
   rate_limited: 'rate limit of 600 requests per minute reached; retry after 1 minute',
   no_receiving_account: 'no receiving bank account can take this amount now',
   unavailable: 'service unavailable',

@@ -116,3 +116,13 @@ export class FindPanelProviderQuery extends Query<PanelProviderRef | null> {
     super();
   }
 }
+
+/** At most this many pending amount changes are listed (oldest first): a queue longer than that is worked down first. */
+export const MAX_PENDING_AMOUNT_CHANGES_LISTED = 200;
+
+/** The transactions with an amount change waiting for a second operator, oldest request first. */
+export class ListPendingAmountChangesQuery extends Query<TransactionView[]> {
+  constructor(readonly limit: number = MAX_PENDING_AMOUNT_CHANGES_LISTED) {
+    super();
+  }
+}

@@ -27,6 +27,12 @@ export const PanelTransactionActionRequestSchema = z.object({ id: TransactionRef
 export const PanelRejectRequestSchema = z.object({ id: TransactionRefSchema, reason: requestText(500) });
 export const PanelAssignRequestSchema = z.object({ id: TransactionRefSchema, assignee: requestText(64).optional() });
 export const PanelUpdateAmountRequestSchema = z.object({ id: TransactionRefSchema, amount: AmountSchema });
+/** POST /panel/amount-changes/approve: the transaction and the request the approver saw. */
+export const PanelAmountChangeApproveRequestSchema = z.object({ id: TransactionRefSchema, requestId: z.uuid() });
+/** POST /panel/amount-changes/reject: the same, with the reason. */
+export const PanelAmountChangeRejectRequestSchema = PanelAmountChangeApproveRequestSchema.extend({
+  reason: requestText(500),
+});
 
 /**
  * update-quick: the queue's one-click edit, amount and/or assignee. Strict: an unknown key is a 400,
@@ -178,10 +184,29 @@ export const PanelTransactionSchema = z.object({
   assignee: z.string().optional(),
   /** Rejection reason. */
   reason: z.string().optional(),
+  /** An amount change waiting for a second operator (four eyes); TRY amounts. */
+  pendingAmountChange: z
+    .object({
+      requestId: z.uuid(),
+      fromAmount: z.number(),
+      toAmount: z.number(),
+      /** The operator who asked: id, and username when known. */
+      requestedBy: z.string(),
+      requestedByName: z.string().optional(),
+      requestedAt: z.string(),
+      lineId: z.string().optional(),
+    })
+    .optional(),
+  /** Deposit: what the customer reported with "I have paid" (the bank sent from, the time of the transfer). */
+  paymentReport: z.object({ senderBank: z.string().optional(), transferredAt: z.string().optional() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type PanelTransaction = z.infer<typeof PanelTransactionSchema>;
+
+/** GET /panel/amount-changes: the transactions whose amount change waits for a second operator, oldest request first. */
+export const PanelAmountChangeListSchema = z.object({ items: z.array(PanelTransactionSchema) });
+export type PanelAmountChangeList = z.infer<typeof PanelAmountChangeListSchema>;
 
 export const PanelTransactionListSchema = z.object({
   items: z.array(PanelTransactionSchema),

@@ -84,6 +84,11 @@ export interface StatementLineView {
   reason?: string;
   decidedBy?: string;
   decidedAt?: string;
+  /**
+   * A match's answer only: the received amount differs from the deposit's beyond the four-eyes
+   * limits, so the line stays queued and the amount change waits for a second operator.
+   */
+  amountChangeWaiting?: { transactionId: string; requestId: string; toKurus: string };
 }
 
 export class MatchStatementLineCommand extends Command<StatementLineView> {

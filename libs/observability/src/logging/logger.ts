@@ -47,13 +47,15 @@ export interface LoggerOptions {
   destination?: DestinationStream;
   /**
    * Human-readable lines (pino-pretty) instead of JSON. Default: when stdout is a terminal and
-   * LOG_FORMAT is not `json`; log collectors (a pipe, a file, Kubernetes) always get JSON.
+   * LOG_FORMAT is not `json`, or when LOG_FORMAT is `text`; log collectors (a pipe, a file,
+   * Kubernetes) get JSON unless LOG_FORMAT=text asks for lines.
    */
   pretty?: boolean;
 }
 
-/** A person at a terminal reads lines; everything else gets JSON. */
+/** A person at a terminal reads lines (or whoever sets LOG_FORMAT=text); everything else gets JSON. */
 export function prettyByDefault(): boolean {
+  if (process.env.LOG_FORMAT === 'text') return true;
   return Boolean(process.stdout.isTTY) && process.env.LOG_FORMAT !== 'json';
 }
 

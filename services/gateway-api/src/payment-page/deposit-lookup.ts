@@ -6,6 +6,7 @@ import {
   type PaymentPageTransaction,
 } from '@transfergate/contracts';
 import { mayReport } from './deposit-status.js';
+import type { PaymentReportFields } from './payment-report.js';
 import type { RequestOrigin } from '@transfergate/runtime/http';
 
 /** A deposit with its receiving account: the only kind of transaction a payment token opens. */
@@ -19,7 +20,7 @@ export async function findDeposit(queries: QueryBus, token: string): Promise<Pay
 }
 
 /**
- * The customer says the money is sent. Pressing twice, pressing after approval or expiry, or losing
+ * The customer says the money is sent (optionally from which bank and when). Pressing twice, pressing after approval or expiry, or losing
  * a race with an operator is not the customer's error: the page just shows the current state, so a
  * refusal from the ledger is swallowed here. Anything else (the database is down) still fails.
  */
@@ -28,6 +29,7 @@ export async function reportPayment(
   deposit: PayableDeposit,
   origin: RequestOrigin,
   now: Date,
+  reported: PaymentReportFields = {},
 ): Promise<void> {
   if (!mayReport(deposit, now)) return;
   try {
@@ -35,6 +37,7 @@ export async function reportPayment(
       new ReportPaymentCommand({
         transactionId: deposit.transactionId,
         actor: { source: 'customer', ip: origin.ip, requestId: origin.requestId },
+        ...reported,
       }),
     );
   } catch (error) {

@@ -31,6 +31,7 @@ export interface Texts {
   payFrom: (customerName: string) => string;
   reportButton: string;
   reportHint: string;
+  sentAtLabel: string;
   waitingTitle: string;
   waitingBody: string;
   approvedTitle: string;
@@ -79,6 +80,7 @@ const tr: Texts = {
   payFrom: (name) => `Ödemeyi ${name} adına kayıtlı kendi hesabınızdan gönderin.`,
   reportButton: 'Havaleyi gönderdim',
   reportHint: '3. Gönderdikten sonra bu düğmeye basın.',
+  sentAtLabel: 'Gönderim saati (isteğe bağlı)',
   waitingTitle: 'Havaleniz kontrol ediliyor',
   waitingBody: 'Para hesaba ulaştığında ödemeniz onaylanır. Bu sayfa kendiliğinden güncellenir.',
   approvedTitle: 'Ödemeniz onaylandı',
@@ -125,6 +127,7 @@ const en: Texts = {
   payFrom: (name) => `Send the payment from your own account in the name of ${name}.`,
   reportButton: 'I have sent the transfer',
   reportHint: '3. Press this button once you have sent it.',
+  sentAtLabel: 'Time you sent it (optional)',
   waitingTitle: 'We are checking your transfer',
   waitingBody: 'Your payment is approved once the money arrives. This page updates by itself.',
   approvedTitle: 'Your payment is approved',

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ListBanksQuery } from '@transfergate/contracts';
@@ -7,6 +7,7 @@ import { effectiveState, mayReport, secondsLeft } from './deposit-status.js';
 import { chooseLanguage } from './language.js';
 import { buildPageModel } from './page-model.js';
 import { PaymentPageErrorFilter } from './payment-page-error.filter.js';
+import { parsePaymentReport } from './payment-report.js';
 import { renderNotFoundPage, renderPaymentPage } from './payment-page.view.js';
 import { htmlHeaders, jsonHeaders, newNonce, redirectHeaders } from './security-headers.js';
 import { originOf } from '@transfergate/runtime/http';
@@ -66,11 +67,15 @@ export class PaymentPageController {
       });
   }
 
-  /** The "I have sent the transfer" form: report, then 303 back to the page (post/redirect/get). */
+  /**
+   * The "I have sent the transfer" form (with the bank picked and the time typed, both optional):
+   * report, then 303 back to the page (post/redirect/get).
+   */
   @Post('payment/:token/reported')
   async reported(
     @Param('token') token: string,
     @Query('lang') lang: unknown,
+    @Body() body: unknown,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<FastifyReply> {
@@ -80,7 +85,17 @@ export class PaymentPageController {
       const nonce = newNonce();
       return reply.status(404).headers(htmlHeaders(nonce)).send(renderNotFoundPage(language, nonce));
     }
-    await reportPayment(this.commands, deposit, originOf(request), new Date());
+    const now = new Date();
+    // The bank is one of the choices the page offered (the list and the receiving account's own bank).
+    const reported =
+      typeof body === 'string' && body !== ''
+        ? parsePaymentReport(
+            body,
+            buildPageModel(deposit, token, await this.queries.execute(new ListBanksQuery()), now).banks,
+            now,
+          )
+        : {};
+    await reportPayment(this.commands, deposit, originOf(request), now, reported);
     // Relative to /payment/<token>/reported, so a path prefix in front of the gateway is kept.
     return reply
       .status(303)

@@ -148,7 +148,7 @@ function bankPicker(t: Texts, model: PaymentPageModel, visibility: SafeHtml): Sa
   const options = model.banks.map(
     (bank) =>
       html`<label class="bank"
-        ><input type="radio" name="bank" value="${bank.code}" data-kind="${bank.kind}" /><span
+        ><input type="radio" name="bank" form="report" value="${bank.code}" data-kind="${bank.kind}" /><span
           >${bank.name}${bank.kind === 'same' && html`<span class="badge">${t.receivingBankBadge}</span>`}</span
         ></label
       >`,
@@ -158,7 +158,7 @@ function bankPicker(t: Texts, model: PaymentPageModel, visibility: SafeHtml): Sa
       <legend>${t.chooseBank}</legend>
       <div class="banks">
         ${options}<label class="bank"
-          ><input type="radio" name="bank" value="other" data-kind="${model.otherKind}" /><span
+          ><input type="radio" name="bank" form="report" value="other" data-kind="${model.otherKind}" /><span
             >${t.otherBank}</span
           ></label
         >
@@ -206,9 +206,11 @@ function accountDetails(t: Texts, model: PaymentPageModel, show: Show): SafeHtml
 }
 
 /**
- * A plain form post, so reporting works without JavaScript. text/plain because the body is empty
- * and Fastify parses text/plain out of the box (urlencoded would need a parser plugin); the action
- * is relative ("<token>/reported" from /payment/<token>) so a path prefix in front of us still works.
+ * A plain form post, so reporting works without JavaScript. text/plain because the body is a few
+ * `name=value` lines (the bank picked above, which joins the form by its `form` attribute, and the
+ * time typed here, both optional) and Fastify parses text/plain out of the box (urlencoded would need
+ * a parser plugin); the action is relative ("<token>/reported" from /payment/<token>) so a path
+ * prefix in front of us still works.
  */
 function reportForm(t: Texts, model: PaymentPageModel, lang: Lang, visibility: SafeHtml): SafeHtml {
   return html`<form
@@ -220,6 +222,7 @@ function reportForm(t: Texts, model: PaymentPageModel, lang: Lang, visibility: S
     ${visibility}
   >
     <p class="step">${t.reportHint}</p>
+    <label class="sent-at">${t.sentAtLabel} <input type="time" name="sentAt" id="sent-at" autocomplete="off" /></label>
     <button type="submit" class="primary">${t.reportButton}</button>
   </form>`;
 }

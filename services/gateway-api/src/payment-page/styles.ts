@@ -43,6 +43,8 @@ dd{margin:2px 0 0;font-weight:600;overflow-wrap:anywhere}
 .nojs .copy{display:none}
 .note{margin:12px 0 0;padding:10px 12px;border-radius:10px;background:#fff8e6;color:#6b4e00;font-size:.9rem}
 .step{margin:0 0 10px;font-weight:650}
+.sent-at{display:flex;align-items:center;justify-content:space-between;gap:10px;margin:0 0 12px;color:#3a4453;font-size:.95rem}
+.sent-at input{font:inherit;padding:8px 10px;border:1px solid #c9d3e3;border-radius:8px;min-height:44px}
 .primary{display:block;width:100%;font:inherit;font-size:1.05rem;font-weight:700;color:#fff;background:#1451b8;border:0;border-radius:12px;padding:14px;min-height:52px;cursor:pointer}
 .primary:disabled{opacity:.6}
 .status{display:flex;gap:12px;align-items:flex-start}

@@ -1,4 +1,6 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
 import { ChangeAmountCommand, type TransactionView } from '@transfergate/contracts';
 import {
   changeAmountInputRefusal,
@@ -6,6 +8,7 @@ import {
   type ChangeAmountContext,
 } from '../decisions/change-amount.decide.js';
 import type { TransactionAggregate } from '../domain/transaction.js';
+import { LEDGER_SETTINGS, type LedgerSettings } from '../ledger.settings.js';
 import { LedgerRepository } from '../persistence/ledger-repository.js';
 import { MerchantRules } from './merchant-rules.js';
 import { runTransition } from './transition.js';
@@ -15,6 +18,7 @@ export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand,
   constructor(
     private readonly repository: LedgerRepository,
     private readonly rules: MerchantRules,
+    @Inject(LEDGER_SETTINGS) private readonly settings: LedgerSettings,
   ) {}
 
   async execute({ input }: ChangeAmountCommand): Promise<TransactionView> {
@@ -36,16 +40,25 @@ export class ChangeAmountHandler implements ICommandHandler<ChangeAmountCommand,
       this.repository,
       input.transactionId,
       input.actor,
-      (current) => this.context(current),
+      (current) => amountChangeContext(this.repository, this.rules, this.settings, current),
       (current, context) => decideChangeAmount(input, current, context),
     );
   }
+}
 
-  /** The merchant's amount range; a withdrawal's new reservation also needs its fee, limit and balance. */
-  private async context(current: TransactionAggregate): Promise<ChangeAmountContext> {
-    const { type, merchantId, transactionId } = current.view;
-    const merchant = await this.rules.of(merchantId);
-    if (type === 'deposit') return { merchant, ledger: undefined };
-    return { merchant, ledger: await this.repository.loadMerchantLedger(merchantId, transactionId) };
-  }
+/**
+ * The merchant's amount range; a withdrawal's new reservation also needs its fee, limit and balance;
+ * the four-eyes limits and a fresh id for a change that waits for a second operator.
+ */
+export async function amountChangeContext(
+  repository: LedgerRepository,
+  rules: MerchantRules,
+  settings: LedgerSettings,
+  current: TransactionAggregate,
+): Promise<ChangeAmountContext> {
+  const { type, merchantId, transactionId } = current.view;
+  const merchant = await rules.of(merchantId);
+  const review = { ...(settings.fourEyes ? { fourEyes: settings.fourEyes } : {}), requestId: randomUUID() };
+  if (type === 'deposit') return { merchant, ledger: undefined, ...review };
+  return { merchant, ledger: await repository.loadMerchantLedger(merchantId, transactionId), ...review };
 }

@@ -84,6 +84,7 @@ describe('decideMatch', () => {
         reasons: [],
         by,
       }),
+      waitsForSecondOperator: false,
     });
   });
 
@@ -198,6 +199,45 @@ describe('decideMatch', () => {
 
     it('within the range is set and approved', () => {
       expect(accepted(decideMatch(match({ amount: 'received' }), paid('500000'))).changeAmountKurus).toBe(500_000n);
+    });
+  });
+
+  describe('a received amount beyond the four-eyes limits', () => {
+    // A difference of more than 100.00 TRY waits for a second operator.
+    const fourEyes = { aboveKurus: 10_000n, abovePercent: 0 };
+    const paid = (amountKurus: string, transaction = deposit()) => ({
+      line: line({ amountKurus }),
+      transaction,
+      matchedLineId: undefined,
+      merchant: merchantRecord(),
+      fourEyes,
+    });
+
+    it('waits for a second operator: the plan says so (nothing is claimed or approved by its handler)', () => {
+      const plan = accepted(decideMatch(match({ amount: 'received' }), paid('20001')));
+      expect(plan).toMatchObject({ waitsForSecondOperator: true, changeAmountKurus: 20_001n });
+    });
+
+    it('within the limits, or at the requested amount, is matched at once', () => {
+      expect(accepted(decideMatch(match({ amount: 'received' }), paid('20000'))).waitsForSecondOperator).toBe(false);
+      expect(accepted(decideMatch(match(), paid('90000'))).waitsForSecondOperator).toBe(false);
+    });
+
+    it('is refused with amount_change_pending while the deposit has a change waiting', () => {
+      const waiting = givenTransaction(
+        ...depositIn('payment_reported'),
+        domainEvent('AmountChangeRequested', {
+          transactionId: DEPOSIT_ID,
+          requestId: '66666666-6666-4666-8666-666666666666',
+          fromKurus: '10000',
+          toKurus: '30000',
+          originalKurus: '10000',
+          by,
+        }),
+      ).view;
+      expect(refusalOf(decideMatch(match({ amount: 'received' }), paid('30000', waiting))).errorCode).toBe(
+        'amount_change_pending',
+      );
     });
   });
 

@@ -11,6 +11,8 @@ import {
   type TransactionView,
 } from '@transfergate/contracts';
 import type { PendingWrite } from '../persistence/ledger-repository.js';
+import type { FourEyesLimits } from '../ledger.settings.js';
+import { needsSecondOperator } from './change-amount.decide.js';
 import { by, type Decided } from './decision.js';
 import { amountRangeRefusal } from './merchant-limits.js';
 
@@ -35,6 +37,8 @@ export interface MatchState {
   matchedLineId: string | undefined;
   /** The transaction's merchant's rules: the range a received amount must keep to (loaded for one). */
   merchant?: EventData<'MerchantConfigured'> | undefined;
+  /** When an amount change waits for a second operator; absent: none waits. */
+  fourEyes?: FourEyesLimits;
 }
 
 /** What a match does, in order: claim the pair, set the received amount, approve, record the match. */
@@ -47,6 +51,12 @@ export interface MatchPlan {
   approve: boolean;
   /** The decision on the line, appended to its account's statement stream last. */
   matched: DomainEvent<'StatementLineMatched'>;
+  /**
+   * The received amount differs beyond the four-eyes limits: nothing is claimed or approved; the
+   * amount change is asked for (naming the line) and the line stays queued. Once another operator
+   * approves the change, the line matches at the deposit's amount, which is then the received one.
+   */
+  waitsForSecondOperator: boolean;
 }
 
 /** A line still waiting for a decision, or the refusal (unknown, or decided already). */
@@ -66,7 +76,8 @@ export function queuedLineRefusal(line: StatementLineView | undefined): DomainEr
  * merchant's range is refused. A debit line pays out an approved
  * withdrawal and is only linked. A transaction is matched to one line at most (paid twice: dismiss
  * the second). The differences recorded are the line's against the deposit (paid less or more,
- * after expiry, by a third party).
+ * after expiry, by a third party). A received amount whose difference needs a second operator
+ * (the four-eyes limits against the requested amount) claims nothing: the change is asked for instead.
  */
 export function decideMatch(command: MatchRequest, state: MatchState): Decided<MatchPlan> {
   const lineRefusal = queuedLineRefusal(state.line);
@@ -118,6 +129,16 @@ export function decideMatch(command: MatchRequest, state: MatchState): Decided<M
       );
     }
   }
+  const waitsForSecondOperator =
+    changeAmountKurus !== undefined &&
+    needsSecondOperator(BigInt(txn.originalAmountKurus), changeAmountKurus, state.fourEyes);
+  if (changeAmountKurus !== undefined && txn.pendingAmountChange) {
+    return new DomainError(
+      'amount_change_pending',
+      `TG-${txn.number}: an amount change waits for a second operator already: approve or reject it first`,
+      { requestId: txn.pendingAmountChange.requestId },
+    );
+  }
   const matched = domainEvent('StatementLineMatched', {
     lineId: line.lineId,
     bankAccountId: line.bankAccountId,
@@ -132,7 +153,13 @@ export function decideMatch(command: MatchRequest, state: MatchState): Decided<M
     reasons: command.reasons ?? [],
     by: by(command.actor),
   });
-  return { claim: matchClaim(line, command.transactionId), changeAmountKurus, approve: !link, matched };
+  return {
+    claim: matchClaim(line, command.transactionId),
+    changeAmountKurus,
+    approve: !link,
+    matched,
+    waitsForSecondOperator,
+  };
 }
 
 /** The line and the transaction claimed for each other: each stream exists once, whatever races. */

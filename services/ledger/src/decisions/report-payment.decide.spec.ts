@@ -18,6 +18,30 @@ describe('decideReportPayment', () => {
     });
   });
 
+  it("keeps the bank and the time the customer gave, and folds them into the deposit's view", () => {
+    const given = givenTransaction(...depositIn('awaiting_payment'));
+    const told = { ...report, senderBank: ' Türkiye İş Bankası ', transferredAt: '2026-12-07T14:05:00+03:00' };
+    const answer = then(decideReportPayment(told, given));
+    const event = domainEvent('PaymentReported', {
+      transactionId: DEPOSIT_ID,
+      senderBank: 'Türkiye İş Bankası',
+      transferredAt: '2026-12-07T14:05:00+03:00',
+    });
+    expect(answer).toEqual({
+      writes: [{ streamId: STREAMS.transaction(DEPOSIT_ID), expectedVersion: 1, events: [event] }],
+    });
+    expect(givenTransaction(...depositIn('awaiting_payment'), event).view.paymentReport).toEqual({
+      senderBank: 'Türkiye İş Bankası',
+      transferredAt: '2026-12-07T14:05:00+03:00',
+    });
+  });
+
+  it('an event without the fields (as every earlier one) still folds: reported, nothing told', () => {
+    const old = givenTransaction(...depositIn('payment_reported'));
+    expect(old.view.state).toBe('payment_reported');
+    expect(old.view.paymentReport).toBeUndefined();
+  });
+
   it.each([
     ['payment_reported', 'invalid_state_transition'],
     ['expired', 'invalid_state_transition'],

@@ -79,8 +79,32 @@ function evolveValidated(
   if (!state) throw new Error(`stream ${event.streamId} starts with ${event.type}, not a request event`);
   const view = { ...state.view, updatedAt: at };
   switch (event.type) {
-    case 'PaymentReported':
+    case 'PaymentReported': {
       view.state = 'payment_reported';
+      const { senderBank, transferredAt } = parse('PaymentReported', event, validated);
+      if (senderBank !== undefined || transferredAt !== undefined) {
+        view.paymentReport = {
+          ...(senderBank !== undefined ? { senderBank } : {}),
+          ...(transferredAt !== undefined ? { transferredAt } : {}),
+        };
+      }
+      break;
+    }
+    case 'AmountChangeRequested': {
+      const d = parse('AmountChangeRequested', event, validated);
+      view.pendingAmountChange = {
+        requestId: d.requestId,
+        fromKurus: d.fromKurus,
+        toKurus: d.toKurus,
+        requestedBy: d.by.operatorId ?? d.by.source,
+        requestedAt: at,
+        ...(d.lineId ? { lineId: d.lineId } : {}),
+      };
+      break;
+    }
+    case 'AmountChangeApproved':
+    case 'AmountChangeRejected':
+      delete view.pendingAmountChange;
       break;
     case 'TransactionAssigned':
       view.state = view.type === 'withdrawal' ? 'processing' : view.state;
@@ -94,10 +118,13 @@ function evolveValidated(
     }
     case 'TransactionApproved':
       view.state = 'approved';
+      // A change still waiting has nothing left to change.
+      delete view.pendingAmountChange;
       break;
     case 'TransactionRejected':
       view.state = 'rejected';
       view.reason = parse('TransactionRejected', event, validated).reason;
+      delete view.pendingAmountChange;
       break;
     case 'TransactionExpired':
       view.state = 'expired';

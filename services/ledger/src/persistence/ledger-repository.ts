@@ -69,6 +69,22 @@ export class LedgerRepository implements OnModuleInit {
     return foldTransaction(events);
   }
 
+  /** Several transactions' current states from their streams, in one read (as loadTransaction each). */
+  async loadTransactions(transactionIds: readonly string[]): Promise<Map<string, TransactionAggregate>> {
+    const streams = await this.store.readStreams(transactionIds.map((id) => STREAMS.transaction(id)));
+    let latest: GlobalPosition | undefined;
+    const out = new Map<string, TransactionAggregate>();
+    for (const events of streams.values()) {
+      const last = events[events.length - 1];
+      if (!last) continue;
+      if (!latest || comparePositions(last.position, latest) > 0) latest = last.position;
+      const aggregate = foldTransaction(events);
+      if (aggregate) out.set(aggregate.view.transactionId, aggregate);
+    }
+    if (latest) await this.projection.awaitProjected(latest);
+    return out;
+  }
+
   /** Whether the transaction's history already has a webhook's mismatch for this paid amount. */
   async hasWebhookAmountMismatch(transactionId: string, paidAmountKurus: string): Promise<boolean> {
     const events = await this.store.readStream(STREAMS.transaction(transactionId));

@@ -5,7 +5,10 @@ import {
   FindPanelProviderQuery,
   FindPanelTransactionQuery,
   ListPanelTransactionsQuery,
+  ListPendingAmountChangesQuery,
+  MAX_PENDING_AMOUNT_CHANGES_LISTED,
   STREAMS,
+  type TransactionView,
   type CustomerRef,
   type PanelPaidByLine,
   type PanelProviderRef,
@@ -288,7 +291,40 @@ export class FindPanelProviderHandler implements IQueryHandler<FindPanelProvider
 }
 
 /** Registered in LedgerModule's providers. */
+/**
+ * The transactions whose amount change waits for a second operator, oldest request first: the
+ * requests' read model names them, each transaction's stream says whether its change still waits
+ * (a transaction that became final meanwhile drops out).
+ */
+@QueryHandler(ListPendingAmountChangesQuery)
+export class ListPendingAmountChangesHandler implements IQueryHandler<
+  ListPendingAmountChangesQuery,
+  TransactionView[]
+> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: PostgresEventStore,
+    @Inject(SQL_DATABASE) private readonly db: SqlDatabase,
+  ) {}
+
+  async execute({ limit }: ListPendingAmountChangesQuery): Promise<TransactionView[]> {
+    const bounded = Math.max(1, Math.min(limit, MAX_PENDING_AMOUNT_CHANGES_LISTED));
+    const { rows } = await this.db.query<{ id: string }>(
+      `select r.transaction_id::text as id from rm_amount_change_requests r
+       join rm_transactions t on t.transaction_id = r.transaction_id and t.state not in ('approved', 'rejected')
+       where r.state = 'pending' order by r.updated_at limit $1`,
+      [bounded],
+    );
+    const views: TransactionView[] = [];
+    for (const { id } of rows) {
+      const aggregate = foldTransaction(await this.store.readStream(STREAMS.transaction(id)));
+      if (aggregate?.view.pendingAmountChange) views.push(aggregate.view);
+    }
+    return views;
+  }
+}
+
 export const PANEL_TRANSACTION_QUERY_HANDLERS = [
+  ListPendingAmountChangesHandler,
   ListPanelTransactionsHandler,
   FindPanelTransactionHandler,
   FindPanelProviderHandler,

@@ -1,6 +1,7 @@
 import { EVENT_CATALOG, type EventType } from '@transfergate/contracts';
 import type { RecordedEvent } from '@transfergate/event-store';
 import type { TransactionAggregate } from '../domain/transaction.js';
+import type { RecordRow } from '../reconciliation/read-model/projection.js';
 import {
   foldEvent,
   type BalanceColumn,
@@ -17,6 +18,7 @@ class Rows implements ReadRowStore {
   readonly balances = new Map<string, bigint>();
   readonly daily = new Map<string, bigint>();
   readonly records = new Map<string, ConfigReadRow>();
+  readonly recordRows = new Map<string, RecordRow & { at: string }>();
   transaction(id: string) {
     return this.transactions.get(id);
   }
@@ -47,8 +49,8 @@ class Rows implements ReadRowStore {
   putConfigRecord(row: ConfigReadRow) {
     this.records.set(`${row.table} ${row.key}`, row);
   }
-  putReconciliationRow() {
-    throw new Error('not in these histories');
+  putReconciliationRow(row: RecordRow, at: string) {
+    this.recordRows.set(`${row.table} ${row.key}`, { ...row, at });
   }
 }
 
@@ -165,6 +167,56 @@ describe('the read-model fold', () => {
       );
       expect(rows.daily.get('ba-1 2026-11-24')).toBe(5_000n);
     });
+  });
+
+  it("keeps an amount change request's row, pending until its decision replaces it; the view holds it meanwhile", () => {
+    const requestId = '7d3c2b1a-0f9e-4d8c-8b7a-6f5e4d3c2b1a';
+    const change = { transactionId: TXN, requestId, fromKurus: '5000', toKurus: '90000' };
+    const rows = fold(
+      depositRequested('5000', '2026-11-24T10:00:00.000Z'),
+      recorded(
+        `txn-${TXN}`,
+        'AmountChangeRequested',
+        { ...change, originalKurus: '5000', by },
+        '2026-11-24T10:05:00.000Z',
+      ),
+    );
+    expect(rows.recordRows.get(`rm_amount_change_requests ${requestId}`)).toMatchObject({
+      keyColumn: 'request_id',
+      columns: { transaction_id: TXN, state: 'pending' },
+      at: '2026-11-24T10:05:00.000Z',
+    });
+    expect(rows.transactions.get(TXN)!.aggregate.view.pendingAmountChange).toMatchObject({
+      requestId,
+      toKurus: '90000',
+    });
+    const second = { source: 'panel', operatorId: 'op-2' };
+    foldEvent(
+      rows,
+      recorded(
+        `txn-${TXN}`,
+        'TransactionAmountChanged',
+        { transactionId: TXN, fromKurus: '5000', toKurus: '90000', feeKurus: '0', by: second },
+        '2026-11-24T10:09:00.000Z',
+      ),
+    );
+    foldEvent(
+      rows,
+      recorded(
+        `txn-${TXN}`,
+        'AmountChangeApproved',
+        { ...change, requestedBy: 'op-1', by: second },
+        '2026-11-24T10:09:00.000Z',
+      ),
+    );
+    expect(rows.recordRows.get(`rm_amount_change_requests ${requestId}`)).toMatchObject({
+      columns: { transaction_id: TXN, state: 'approved' },
+    });
+    const view = rows.transactions.get(TXN)!.aggregate.view;
+    expect(view.amountKurus).toBe('90000');
+    expect(view.pendingAmountChange).toBeUndefined();
+    // The account's day moves with the changed amount, as for any change.
+    expect(rows.daily.get('ba-1 2026-11-24')).toBe(90_000n);
   });
 
   it('refuses a later event of a transaction it does not hold', () => {

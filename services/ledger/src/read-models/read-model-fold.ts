@@ -192,6 +192,32 @@ function foldTransactionEvent(store: ReadRowStore, event: RecordedEvent): void {
     if (delta !== 0n) store.addDailyIssued(row.bankAccountId, row.day, delta);
   }
   store.updateTransaction(transactionId, next);
+  const request = amountChangeRequestRow(event);
+  if (request) store.putReconciliationRow(request, event.createdAt);
+}
+
+/** An amount change request's row (rm_amount_change_requests): pending when asked, its decision after. */
+function amountChangeRequestRow(event: RecordedEvent): RecordRow | undefined {
+  const state =
+    event.type === 'AmountChangeRequested'
+      ? 'pending'
+      : event.type === 'AmountChangeApproved'
+        ? 'approved'
+        : event.type === 'AmountChangeRejected'
+          ? 'rejected'
+          : undefined;
+  if (!state) return undefined;
+  const d = EVENT_CATALOG[event.type as EventType].schema.parse(event.data) as {
+    requestId: string;
+    transactionId: string;
+  };
+  return {
+    table: 'rm_amount_change_requests',
+    keyColumn: 'request_id',
+    key: d.requestId,
+    columns: { transaction_id: d.transactionId, state },
+    record: d,
+  };
 }
 
 function addTransfers(

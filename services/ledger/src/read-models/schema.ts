@@ -101,4 +101,12 @@ create table if not exists rm_operators (
 create table if not exists rm_settings (
   name text primary key, record jsonb not null, updated_by text, updated_at timestamptz not null
 );
+-- Amount changes waiting for a second operator (four eyes): an index of the transaction streams,
+-- which hold the truth (the list reads each stream). One row per request, replaced by its decision.
+create table if not exists rm_amount_change_requests (
+  request_id uuid primary key, transaction_id uuid not null, state text not null, record jsonb not null,
+  updated_at timestamptz not null
+);
+create index if not exists rm_amount_change_requests_pending on rm_amount_change_requests (updated_at)
+  where state = 'pending';
 ${RECONCILIATION_SCHEMA}`;

@@ -152,6 +152,28 @@ export class ReconciliationStore {
     return new Set(rows.map((r) => r.id));
   }
 
+  /** Lines by id, in one read (an import's automatic matches): the lines not found are absent. */
+  async linesByIds(lineIds: readonly string[]): Promise<Map<string, StatementLineView>> {
+    const { rows } = await this.db.query<{ line: LineRecord; status: StatusRecord; transaction_id: string | null }>(
+      `select l.record as line, s.record as status, s.transaction_id::text as transaction_id
+       from rm_statement_lines l join rm_statement_line_status s on s.line_id = l.line_id
+       where l.line_id in (select jsonb_array_elements_text($1::jsonb)::uuid)`,
+      [JSON.stringify(lineIds)],
+    );
+    const views = rows.map((row) => toView(row.line, row.status, row.transaction_id));
+    return new Map(views.map((view) => [view.lineId, view]));
+  }
+
+  /** The line each of these transactions is matched to, in one read (transactions without one are absent). */
+  async matchedLinesOf(transactionIds: readonly string[]): Promise<Map<string, string>> {
+    const { rows } = await this.db.query<{ txn: string; id: string }>(
+      `select transaction_id::text as txn, line_id::text as id from rm_statement_line_status
+       where state = 'matched' and transaction_id in (select jsonb_array_elements_text($1::jsonb)::uuid)`,
+      [JSON.stringify(transactionIds)],
+    );
+    return new Map(rows.map((r) => [r.txn, r.id]));
+  }
+
   /** One line by id: the list's own read without its count (every decision reads its line). */
   async line(lineId: string): Promise<StatementLineView | undefined> {
     const { rows } = await this.db.query<{ line: LineRecord; status: StatusRecord; transaction_id: string | null }>(

@@ -484,7 +484,7 @@ async function columnTypes(tx: SqlExecutor): Promise<ColumnTypes> {
      where c.oid in (select to_regclass(name) from unnest(array['rm_transactions', 'rm_transfers', 'rm_balances',
        'rm_bank_account_daily', 'rm_infrastructures', 'rm_merchants', 'rm_providers', 'rm_bank_accounts', 'rm_roles',
        'rm_operators', 'rm_settings', 'rm_statement_imports', 'rm_statement_lines', 'rm_statement_line_status',
-       'rm_reconciliation_settings']) as name)
+       'rm_reconciliation_settings', 'rm_amount_change_requests']) as name)
        and a.attnum > 0 and not a.attisdropped`,
   );
   return new Map(rows.map((r) => [`${r.t}.${r.c}`, r.type]));

@@ -10,7 +10,8 @@ import { ReconciliationService } from './reconciliation.service.js';
  * POST …/reconciliation/accounts/:id/statements?format=camt053|camt052|mt940|csv|xlsx[&preset=][&mapping=][&fileName=]
  *   with the file's raw bytes as the body (content-type application/octet-stream): the import report;
  * GET …/reconciliation/lines[?bankAccountId&state&direction&limit&offset] and …/lines/:lineId;
- * POST …/lines/:lineId/match {transactionId, amount: requested|received} and …/lines/:lineId/dismiss {reason};
+ * POST …/lines/:lineId/match {transactionId, amount: requested|received} (202 with `amountChangeWaiting` when
+ *   the received amount needs a second operator) and …/lines/:lineId/dismiss {reason};
  * GET/POST …/reconciliation/settings (automatic approval per infrastructure).
  */
 @Controller()
@@ -74,8 +75,16 @@ export class ReconciliationController {
   @Post(panelPaths('reconciliation/lines/:lineId/match'))
   @HttpCode(201)
   @RequirePermission('reconciliation.decide')
-  match(@Param('lineId') lineId: string, @Body() body: unknown, @CurrentOperator() operator: OperatorContext) {
-    return this.reconciliation.match(lineId, body, operator);
+  async match(
+    @Param('lineId') lineId: string,
+    @Body() body: unknown,
+    @CurrentOperator() operator: OperatorContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const line = await this.reconciliation.match(lineId, body, operator);
+    // At a received amount that needs a second operator: the change was asked for, the line stays queued.
+    if (line.amountChangeWaiting) void reply.status(202);
+    return line;
   }
 
   @Post(panelPaths('reconciliation/lines/:lineId/dismiss'))

@@ -47,6 +47,19 @@ export function toPanelTransaction(view: TransactionView | PanelTransactionRecor
     ...(view.expiresAt ? { expiresAt: view.expiresAt } : {}),
     ...(view.assignee ? { assignee: view.assignee } : {}),
     ...(view.reason ? { reason: view.reason } : {}),
+    ...(view.pendingAmountChange
+      ? {
+          pendingAmountChange: {
+            requestId: view.pendingAmountChange.requestId,
+            fromAmount: tryOf(view.pendingAmountChange.fromKurus),
+            toAmount: tryOf(view.pendingAmountChange.toKurus),
+            requestedBy: view.pendingAmountChange.requestedBy,
+            requestedAt: view.pendingAmountChange.requestedAt,
+            ...(view.pendingAmountChange.lineId ? { lineId: view.pendingAmountChange.lineId } : {}),
+          },
+        }
+      : {}),
+    ...(view.paymentReport ? { paymentReport: view.paymentReport } : {}),
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
   };

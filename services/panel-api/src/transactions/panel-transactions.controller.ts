@@ -1,6 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   DomainError,
+  PanelAmountChangeApproveRequestSchema,
+  PanelAmountChangeRejectRequestSchema,
   PanelAssignRequestSchema,
   PanelDepositCreateRequestSchema,
   PanelRejectRequestSchema,
@@ -12,6 +15,7 @@ import {
   PanelWithdrawalCreateRequestSchema,
   TransactionRefSchema,
   parseBody,
+  type PanelAmountChangeList,
   type PanelTransaction,
   type PanelTransactionDetail,
   type PanelTransactionList,
@@ -20,6 +24,12 @@ import { CurrentOperator, RequirePermission, type OperatorContext } from '../aut
 import { PanelAuthGuard } from '../auth/panel-auth.guard.js';
 import { maySeeSecrets } from '../secrets/secret-redaction.js';
 import { PanelTransactionsService } from './panel-transactions.service.js';
+
+/** An amount change that waits for a second operator was accepted, not made: 202. */
+function waitingIs202(reply: FastifyReply, transaction: PanelTransaction): PanelTransaction {
+  if (transaction.pendingAmountChange) void reply.status(202);
+  return transaction;
+}
 
 /** Every panel path is served bare and under /api. */
 const both = (path: string) => [`panel/${path}`, `api/panel/${path}`];
@@ -35,6 +45,10 @@ const both = (path: string) => [`panel/${path}`, `api/panel/${path}`];
  * IBAN, a changed customerName/iban is refused with 400 before anything is written.
  * Both refuse unknown keys (400) rather than ignore an edit. /panel/deposit/assign is not in the
  * contract and does not exist here.
+ *
+ * An amount change beyond the four-eyes limits answers 202 with `pendingAmountChange`: it waits in
+ * GET /panel/amount-changes until another operator posts /panel/amount-changes/approve or /reject
+ * {id, requestId[, reason]}.
  */
 @Controller()
 @UseGuards(PanelAuthGuard)
@@ -96,8 +110,12 @@ export class PanelTransactionsController {
   async updateDepositAmount(
     @Body() body: unknown,
     @CurrentOperator() operator: OperatorContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PanelTransaction> {
-    return this.transactions.updateAmount('deposit', parseBody(PanelUpdateAmountRequestSchema, body), operator);
+    return waitingIs202(
+      reply,
+      await this.transactions.updateAmount('deposit', parseBody(PanelUpdateAmountRequestSchema, body), operator),
+    );
   }
 
   @Post(both('deposit/update-quick'))
@@ -165,8 +183,48 @@ export class PanelTransactionsController {
   async updateWithdrawalAmount(
     @Body() body: unknown,
     @CurrentOperator() operator: OperatorContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PanelTransaction> {
-    return this.transactions.updateAmount('withdrawal', parseBody(PanelUpdateAmountRequestSchema, body), operator);
+    return waitingIs202(
+      reply,
+      await this.transactions.updateAmount('withdrawal', parseBody(PanelUpdateAmountRequestSchema, body), operator),
+    );
+  }
+
+  // Amount changes that wait for a second operator (four eyes)
+
+  @Get(both('amount-changes'))
+  @RequirePermission('transactions.update')
+  async pendingAmountChanges(): Promise<PanelAmountChangeList> {
+    return this.transactions.pendingAmountChanges();
+  }
+
+  @Post(both('amount-changes/approve'))
+  @HttpCode(201)
+  @RequirePermission('transactions.update')
+  async approveAmountChange(
+    @Body() body: unknown,
+    @CurrentOperator() operator: OperatorContext,
+  ): Promise<PanelTransaction> {
+    return this.transactions.decideAmountChange(
+      'approve',
+      parseBody(PanelAmountChangeApproveRequestSchema, body),
+      operator,
+    );
+  }
+
+  @Post(both('amount-changes/reject'))
+  @HttpCode(201)
+  @RequirePermission('transactions.update')
+  async rejectAmountChange(
+    @Body() body: unknown,
+    @CurrentOperator() operator: OperatorContext,
+  ): Promise<PanelTransaction> {
+    return this.transactions.decideAmountChange(
+      'reject',
+      parseBody(PanelAmountChangeRejectRequestSchema, body),
+      operator,
+    );
   }
 
   @Post(both('withdrawal/update-quick'))

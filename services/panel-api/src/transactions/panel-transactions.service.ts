@@ -6,7 +6,9 @@ import {
   ApproveTransactionCommand,
   AssignTransactionCommand,
   ChangeAmountCommand,
+  DecideAmountChangeCommand,
   DomainError,
+  ListPendingAmountChangesQuery,
   FindPanelProviderQuery,
   FindPanelTransactionQuery,
   ListPanelTransactionsQuery,
@@ -14,6 +16,9 @@ import {
   ReleaseRiskHoldCommand,
   RequestDepositCommand,
   RequestWithdrawalCommand,
+  type PanelAmountChangeApproveRequestSchema,
+  type PanelAmountChangeList,
+  type PanelAmountChangeRejectRequestSchema,
   type PanelAssignRequestSchema,
   type PanelDepositCreateRequestSchema,
   type PanelRejectRequestSchema,
@@ -125,19 +130,61 @@ export class PanelTransactionsService {
     );
   }
 
+  /**
+   * The answer's `pendingAmountChange` is set when the change waits for a second operator (the
+   * amount is not changed yet; the controller answers 202 then).
+   */
   async updateAmount(
     kind: TransactionKind,
     input: z.infer<typeof PanelUpdateAmountRequestSchema>,
     operator: OperatorContext,
   ): Promise<PanelTransaction> {
     const view = await this.resolve(kind, input.id);
+    return this.withRequesterName(
+      await this.send(
+        new ChangeAmountCommand({
+          transactionId: view.transactionId,
+          amountKurus: input.amount,
+          actor: actorOf(operator),
+        }),
+      ),
+    );
+  }
+
+  /** The transactions whose amount change waits for a second operator, oldest request first. */
+  async pendingAmountChanges(): Promise<PanelAmountChangeList> {
+    const views: TransactionView[] = await this.queries.execute(new ListPendingAmountChangesQuery());
+    return { items: await Promise.all(views.map((view) => this.withRequesterName(toPanelTransaction(view)))) };
+  }
+
+  /** A second operator approves (or rejects, with a reason) a waiting amount change; the ledger refuses the operator who asked. */
+  async decideAmountChange(
+    decision: 'approve' | 'reject',
+    input: z.infer<typeof PanelAmountChangeApproveRequestSchema> &
+      Partial<z.infer<typeof PanelAmountChangeRejectRequestSchema>>,
+    operator: OperatorContext,
+  ): Promise<PanelTransaction> {
+    const found = await this.queries.execute(new FindPanelTransactionQuery(input.id));
+    if (!found) throw new DomainError('transaction_not_found', `no transaction ${input.id}`);
     return this.send(
-      new ChangeAmountCommand({
-        transactionId: view.transactionId,
-        amountKurus: input.amount,
+      new DecideAmountChangeCommand({
+        transactionId: found.view.transactionId,
+        requestId: input.requestId,
+        decision,
+        ...(input.reason !== undefined ? { reason: input.reason } : {}),
         actor: actorOf(operator),
       }),
     );
+  }
+
+  /** The requesting operator's username beside their id, when the answer carries a waiting change. */
+  private async withRequesterName(transaction: PanelTransaction): Promise<PanelTransaction> {
+    const pending = transaction.pendingAmountChange;
+    if (!pending) return transaction;
+    const record = await this.operators.byId(pending.requestedBy);
+    return record
+      ? { ...transaction, pendingAmountChange: { ...pending, requestedByName: record.username } }
+      : transaction;
   }
 
   /**
@@ -275,6 +322,7 @@ export class PanelTransactionsService {
       | AssignTransactionCommand
       | ChangeAmountCommand
       | ReleaseRiskHoldCommand,
+      | DecideAmountChangeCommand,
   ): Promise<PanelTransaction> {
     const view: TransactionView = await this.commands.execute(command);
     return toPanelTransaction(view);

@@ -27,6 +27,9 @@ export const AUDIT_TYPES = [
   'TransactionRejected',
   'TransactionAssigned',
   'TransactionAmountChanged',
+  'AmountChangeRequested',
+  'AmountChangeApproved',
+  'AmountChangeRejected',
   'DepositRequested',
   'WithdrawalRequested',
   ...Object.keys(CONFIG_KINDS),
@@ -122,6 +125,9 @@ export function auditSentence(entry: AuditEntry, translate: Translate, operatorN
         number,
         assignee: operatorName(text(after.assignee)) ?? text(after.assignee) ?? '',
       });
+    case 'AmountChangeRequested':
+    case 'AmountChangeApproved':
+    case 'AmountChangeRejected':
     case 'TransactionAmountChanged': {
       const from = kurus(after.fromKurus);
       const to = kurus(after.toKurus);
@@ -130,6 +136,8 @@ export function auditSentence(entry: AuditEntry, translate: Translate, operatorN
         number,
         old: from === undefined ? '?' : formatTry(from),
         new: to === undefined ? '?' : formatTry(to),
+        asker: operatorName(text(after.requestedBy)) ?? text(after.requestedBy) ?? '?',
+        reason: text(after.reason) ?? '',
       });
     }
     case 'TransfersPosted':

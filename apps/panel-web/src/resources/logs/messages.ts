@@ -125,6 +125,9 @@ export const en = {
         TransactionRejected: 'Rejection',
         TransactionAssigned: 'Assignment',
         TransactionAmountChanged: 'Amount change',
+        AmountChangeRequested: 'Amount change asked for (four eyes)',
+        AmountChangeApproved: 'Amount change approved (four eyes)',
+        AmountChangeRejected: 'Amount change rejected (four eyes)',
         DepositRequested: 'Deposit created in the panel',
         WithdrawalRequested: 'Withdrawal created in the panel',
         InfrastructureConfigured: 'Infrastructure change',
@@ -157,6 +160,12 @@ export const en = {
         TransactionRejected: '%{who} rejected transaction #%{number}: %{reason}',
         TransactionAssigned: '%{who} assigned transaction #%{number} to %{assignee}',
         TransactionAmountChanged: '%{who} changed the amount of transaction #%{number}: %{old} → %{new}',
+        AmountChangeRequested:
+          '%{who} asked to change the amount of transaction #%{number}: %{old} → %{new} (waits for a second admin)',
+        AmountChangeApproved:
+          '%{who} approved the amount change of transaction #%{number} asked by %{asker}: %{old} → %{new}',
+        AmountChangeRejected:
+          '%{who} rejected the amount change of transaction #%{number} asked by %{asker} (%{old} → %{new}): %{reason}',
         DepositRequested: '%{who} created deposit #%{number}',
         WithdrawalRequested: '%{who} created withdrawal #%{number}',
         ProviderSecretRevealed: '%{who} revealed the API secret of the provider with key %{apiKey}',
@@ -336,6 +345,9 @@ export const tr: typeof en = {
         TransactionRejected: 'Red',
         TransactionAssigned: 'Atama',
         TransactionAmountChanged: 'Tutar değişikliği',
+        AmountChangeRequested: 'Tutar değişikliği isteği (dört göz)',
+        AmountChangeApproved: 'Tutar değişikliği onayı (dört göz)',
+        AmountChangeRejected: 'Tutar değişikliği reddi (dört göz)',
         DepositRequested: 'Panelden yatırım',
         WithdrawalRequested: 'Panelden çekim',
         InfrastructureConfigured: 'Altyapı değişikliği',
@@ -368,6 +380,12 @@ export const tr: typeof en = {
         TransactionRejected: '%{who}, #%{number} numaralı işlemi reddetti: %{reason}',
         TransactionAssigned: '%{who}, #%{number} numaralı işlemi %{assignee} adlı operatöre atadı',
         TransactionAmountChanged: '%{who}, #%{number} numaralı işlemin tutarını değiştirdi: %{old} → %{new}',
+        AmountChangeRequested:
+          '%{who}, #%{number} numaralı işlemin tutarının değişmesini istedi: %{old} → %{new} (ikinci yönetici onayı bekliyor)',
+        AmountChangeApproved:
+          '%{who}, %{asker} kullanıcısının istediği #%{number} tutar değişikliğini onayladı: %{old} → %{new}',
+        AmountChangeRejected:
+          '%{who}, %{asker} kullanıcısının istediği #%{number} tutar değişikliğini reddetti (%{old} → %{new}): %{reason}',
         DepositRequested: '%{who}, #%{number} numaralı yatırımı oluşturdu',
         WithdrawalRequested: '%{who}, #%{number} numaralı çekimi oluşturdu',
         ProviderSecretRevealed: '%{who}, %{apiKey} anahtarlı sağlayıcının API gizli anahtarını görüntüledi',

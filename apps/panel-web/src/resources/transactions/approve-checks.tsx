@@ -1,8 +1,10 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { Box, IconButton, Table, TableBody, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
+import { panelFetch } from '../../api/http';
 import { formatTry } from '../../format/money';
+import { formatDateTime } from '../../format/time';
 import type { PanelTransaction } from './types';
 
 /** `TR33 0006 1005 …`: groups of four, as banks print it and as operators compare it. */
@@ -50,12 +52,46 @@ export function IbanWithCopy({ iban }: { iban: string }) {
   );
 }
 
+type PaymentReport = NonNullable<PanelTransaction['paymentReport']>;
+
+/**
+ * What the customer reported with "I have paid" (the bank sent from, the time of the transfer): the
+ * record's when it carries it (an action's answer, the detail), else read from the detail once (the
+ * queue's rows do not carry it). Undefined while unknown; `{}` when the customer gave neither.
+ */
+function useReportedPayment(record: PanelTransaction): PaymentReport | undefined {
+  const reported = record.type === 'deposit' && record.state === 'payment_reported';
+  const [fetched, setFetched] = useState<PaymentReport | undefined>(undefined);
+  useEffect(() => {
+    if (!reported || record.paymentReport) return;
+    let live = true;
+    panelFetch<PanelTransaction>(`/panel/transactions/${record.id}`)
+      .then((detail) => live && setFetched(detail.paymentReport ?? {}))
+      .catch(() => live && setFetched({}));
+    return () => {
+      live = false;
+    };
+  }, [reported, record.id, record.paymentReport]);
+  if (!reported) return undefined;
+  return record.paymentReport ?? fetched;
+}
+
 /**
  * What the operator compares with the bank screen before approving: for a deposit, the account the
- * customer was told to pay into and the reference; for a withdrawal, where the money goes and to whom.
+ * customer was told to pay into, the reference and what the customer reported (the bank they sent
+ * from, the time); for a withdrawal, where the money goes and to whom.
  */
 export function ApproveChecks({ record }: { record: PanelTransaction }) {
   const translate = useTranslate();
+  const report = useReportedPayment(record);
+  const reportRows: Array<[string, ReactNode]> = report
+    ? [
+        ...(report.senderBank ? [['tg.check.reported_bank', report.senderBank] as [string, ReactNode]] : []),
+        ...(report.transferredAt
+          ? [['tg.check.reported_time', formatDateTime(report.transferredAt)] as [string, ReactNode]]
+          : []),
+      ]
+    : [];
   const rows: Array<[string, ReactNode]> =
     record.type === 'deposit'
       ? record.bankAccount
@@ -65,10 +101,12 @@ export function ApproveChecks({ record }: { record: PanelTransaction }) {
             ['tg.check.holder', record.bankAccount.holderName],
             ['tg.check.reference', <strong key="r">{paymentReference(record.number)}</strong>],
             ['tg.check.amount', formatTry(record.amount)],
+            ...reportRows,
           ]
         : [
             ['tg.check.reference', <strong key="r">{paymentReference(record.number)}</strong>],
             ['tg.check.amount', formatTry(record.amount)],
+            ...reportRows,
           ]
       : [
           ['tg.check.payout_iban', record.iban ? <IbanWithCopy key="i" iban={record.iban} /> : '—'],
@@ -83,6 +121,11 @@ export function ApproveChecks({ record }: { record: PanelTransaction }) {
       {record.type === 'deposit' && !record.bankAccount ? (
         <Typography variant="body2" color="warning.main">
           {translate('tg.check.unknown_account')}
+        </Typography>
+      ) : null}
+      {report && reportRows.length === 0 ? (
+        <Typography variant="body2" color="text.secondary" data-testid="reported-nothing">
+          {translate('tg.check.reported_nothing')}
         </Typography>
       ) : null}
       <Table size="small">

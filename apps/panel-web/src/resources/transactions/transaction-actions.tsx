@@ -68,8 +68,16 @@ export function TransactionActions({ record, compact = false }: { record: PanelT
         release: () => ({ id: record.id }),
       };
       try {
-        await panelFetch(ACTION_PATHS[open](record.type), { method: 'POST', body: body[open]() });
-        notify(`tg.tx.done.${open}`, { type: 'success', messageArgs: { number: record.number } });
+        const answer = await panelFetch<PanelTransaction>(ACTION_PATHS[open](record.type), {
+          method: 'POST',
+          body: body[open](),
+        });
+        // An amount change beyond the four-eyes limits is asked for, not made (202).
+        const waiting = open === 'amount' && answer?.pendingAmountChange !== undefined;
+        notify(waiting ? 'tg.four_eyes.waiting' : `tg.tx.done.${open}`, {
+          type: waiting ? 'info' : 'success',
+          messageArgs: { number: record.number },
+        });
         setOpen(null);
         refresh();
       } catch (error) {

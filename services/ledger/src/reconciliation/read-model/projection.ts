@@ -21,6 +21,13 @@ export const RECORD_COLUMN_TYPES: Record<string, Record<string, string>> = {
     record: 'jsonb',
     updated_at: 'timestamptz',
   },
+  rm_amount_change_requests: {
+    request_id: 'uuid',
+    transaction_id: 'uuid',
+    state: 'text',
+    record: 'jsonb',
+    updated_at: 'timestamptz',
+  },
   rm_reconciliation_settings: {
     infrastructure_id: 'text',
     auto_approve: 'boolean',
