@@ -321,7 +321,7 @@ export class PanelTransactionsService {
       | RejectTransactionCommand
       | AssignTransactionCommand
       | ChangeAmountCommand
-      | ReleaseRiskHoldCommand,
+      | ReleaseRiskHoldCommand
       | DecideAmountChangeCommand,
   ): Promise<PanelTransaction> {
     const view: TransactionView = await this.commands.execute(command);
