@@ -13,3 +13,7 @@ export * from './persistence/ids.js';
 export * from './commands/deposit-expiry.sweeper.js';
 export * from './queries/statement/statement.builder.js';
 export * from './queries/statement/statement.reader.js';
+export * from './engines/engine-settings.js';
+export * from './engines/engine-feeds.js';
+export * from './engines/event-mirror.js';
+export * from './engines/engine-feeds.runner.js';
