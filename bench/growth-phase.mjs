@@ -327,10 +327,10 @@ function readIds(path, n) {
 /** If the H2H runs yielded fewer than STATUS_IDS ids, create the rest with plain fetch. */
 async function topUpIds(baseUrl, ids) {
   const setupRequest = require('./h2h-request.cjs');
-  for (let failures = 0; ids.length < STATUS_IDS && failures < 5; ) {
+  for (let failures = 0; ids.length < STATUS_IDS && failures < 5;) {
     const context = {};
     const { body } = setupRequest({ method: 'POST', path: SCENARIOS.h2hDeposit.path }, context);
-    const response = await fetch(baseUrl + SCENARIOS.h2hDeposit.path, {
+    const response = await globalThis.fetch(baseUrl + SCENARIOS.h2hDeposit.path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
@@ -404,7 +404,9 @@ async function measureApp({ schema, label, tmp, log, problems }) {
         ['floor select', floorSelect],
       ]) {
         if (bad(result) > 0 || result.ok2xx === 0)
-          problems.push(`growth ${label} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors of ${result.requests}`);
+          problems.push(
+            `growth ${label} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors of ${result.requests}`,
+          );
       }
       const depositRatio = median(rounds.map((one) => one.ratio));
       const statusRatio = round(status.reqPerSec / floorSelect.reqPerSec, 3);
@@ -455,7 +457,9 @@ export async function measureGrowth({ schemaPrefix, log }) {
     await dropSchema(empty);
 
     const mark = Math.round(GROWTH_EVENTS / 5);
-    log(`growth: filling a store by COPY to ${mark.toLocaleString('en-US')}, then ${GROWTH_EVENTS.toLocaleString('en-US')} events ...`);
+    log(
+      `growth: filling a store by COPY to ${mark.toLocaleString('en-US')}, then ${GROWTH_EVENTS.toLocaleString('en-US')} events ...`,
+    );
     const db = await openPostgres({ url: PG_URL, schema: filled, poolSize: 4 });
     let fill;
     let replay;
