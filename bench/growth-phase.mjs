@@ -44,13 +44,14 @@ import { SCENARIOS, measure, round, runLoad } from './load.mjs';
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const GROWTH_EVENTS = Number(process.env.BENCH_GROWTH_EVENTS ?? 5_000_000);
 const MERCHANTS = Number(process.env.BENCH_GROWTH_MERCHANTS ?? 50);
-const ROUNDS = Number(process.env.BENCH_GROWTH_ROUNDS ?? 3);
+const MEASURED_ROUNDS = Number(process.env.BENCH_GROWTH_ROUNDS ?? 3);
 const JIT_WARMUP_SECONDS = Number(process.env.BENCH_GROWTH_WARMUP_SECONDS ?? 5);
 if (!Number.isInteger(GROWTH_EVENTS) || GROWTH_EVENTS < 1_000 || GROWTH_EVENTS > 50_000_000)
   throw new RangeError('BENCH_GROWTH_EVENTS: an integer 1000..50000000');
 if (!Number.isInteger(MERCHANTS) || MERCHANTS < 1 || MERCHANTS > 10_000)
   throw new RangeError('BENCH_GROWTH_MERCHANTS: 1..10000');
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1 || ROUNDS > 9) throw new RangeError('BENCH_GROWTH_ROUNDS: 1..9');
+if (!Number.isInteger(MEASURED_ROUNDS) || MEASURED_ROUNDS < 1 || MEASURED_ROUNDS > 9)
+  throw new RangeError('BENCH_GROWTH_ROUNDS: 1..9');
 if (!Number.isInteger(JIT_WARMUP_SECONDS) || JIT_WARMUP_SECONDS < 0 || JIT_WARMUP_SECONDS > 60)
   throw new RangeError('BENCH_GROWTH_WARMUP_SECONDS: 0..60');
 /** Rows per COPY statement (one transaction each); a chunk's text is a few megabytes. */
@@ -349,7 +350,7 @@ const bad = (r) => r.non2xx + r.errors + r.timeouts;
 
 /**
  * The app on `schema` (already holding a history, or empty): H2H deposits against the floor INSERT
- * for ROUNDS rounds, then /status against the floor SELECT. ours/floor of req/s, medians of rounds.
+ * for MEASURED_ROUNDS rounds, then /status against the floor SELECT. ours/floor of req/s, medians of rounds.
  */
 async function measureApp({ schema, label, tmp, log, problems }) {
   const dataDir = join(tmp, `app-${label}`);
@@ -380,13 +381,13 @@ async function measureApp({ schema, label, tmp, log, problems }) {
         await runLoad(url, SCENARIOS.h2hDeposit, JIT_WARMUP_SECONDS, `growth ${label} H2H JIT warm-up`, {});
       }
       const idsFile = join(tmp, `growth-ids-${label}.txt`);
-      const rounds = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        log(`  ${label} round ${r + 1}/${ROUNDS}: floor INSERT, then H2H deposits ...`);
+      const measured = [];
+      for (let r = 0; r < MEASURED_ROUNDS; r++) {
+        log(`  ${label} round ${r + 1}/${MEASURED_ROUNDS}: floor INSERT, then H2H deposits ...`);
         const floorInsert = await measure(floor.url, SCENARIOS.floorInsert, `growth ${label} floor insert`);
         const env = r === 0 ? { BENCH_COLLECT_IDS_FILE: idsFile, BENCH_COLLECT_IDS_MAX: String(STATUS_IDS) } : {};
         const deposit = await measure(url, SCENARIOS.h2hDeposit, `growth ${label} H2H`, env);
-        rounds.push({ floorInsert, deposit, ratio: round(deposit.reqPerSec / floorInsert.reqPerSec, 3) });
+        measured.push({ floorInsert, deposit, ratio: round(deposit.reqPerSec / floorInsert.reqPerSec, 3) });
       }
       const ids = readIds(idsFile, STATUS_IDS);
       await topUpIds(url, ids);
@@ -399,7 +400,7 @@ async function measureApp({ schema, label, tmp, log, problems }) {
         BENCH_STATUS_IDS_FILE: floorIdsFile,
       });
       for (const [name, result] of [
-        ...rounds.flatMap((one, r) => [
+        ...measured.flatMap((one, r) => [
           [`floor insert ${r + 1}`, one.floorInsert],
           [`H2H ${r + 1}`, one.deposit],
         ]),
@@ -411,17 +412,17 @@ async function measureApp({ schema, label, tmp, log, problems }) {
             `growth ${label} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors of ${result.requests}`,
           );
       }
-      const depositRatio = median(rounds.map((one) => one.ratio));
+      const depositRatio = median(measured.map((one) => one.ratio));
       const statusRatio = round(status.reqPerSec / floorSelect.reqPerSec, 3);
       log(
-        `  ${label}: H2H/floor INSERT ${depositRatio} (rounds ${rounds.map((one) => one.ratio).join(', ')}), ` +
+        `  ${label}: H2H/floor INSERT ${depositRatio} (rounds ${measured.map((one) => one.ratio).join(', ')}), ` +
           `/status/floor SELECT ${statusRatio}`,
       );
       return {
         catchUpSeconds,
         deposit: {
           ratio: depositRatio,
-          rounds: rounds.map((one) => ({
+          rounds: measured.map((one) => ({
             ours: one.deposit.reqPerSec,
             floor: one.floorInsert.reqPerSec,
             oursP99Ms: one.deposit.latencyMs.p99,
@@ -455,7 +456,7 @@ export async function measureGrowth({ schemaPrefix, log }) {
   const empty = `${schemaPrefix}_empty`;
   const filled = `${schemaPrefix}_filled`;
   try {
-    log(`growth: an app on an empty store (${ROUNDS} rounds) ...`);
+    log(`growth: an app on an empty store (${MEASURED_ROUNDS} rounds) ...`);
     const onEmpty = await measureApp({ schema: empty, label: 'empty', tmp, log, problems });
     await dropSchema(empty);
 
@@ -499,7 +500,7 @@ export async function measureGrowth({ schemaPrefix, log }) {
     return {
       events: fill.events,
       merchants: MERCHANTS,
-      rounds: ROUNDS,
+      rounds: MEASURED_ROUNDS,
       fill,
       empty: onEmpty,
       filled: onFilled,
