@@ -11,8 +11,12 @@ COPY services services
 COPY apps apps
 COPY nx.json tsconfig.json .swcrc ./
 # After the build: no dev dependencies (the panel's React/MUI/recharts, the tools) and no optional ones
-# (the KurrentDB and MongoDB clients with their gRPC stack; install them in a derived image to use them).
-RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev --omit=optional --no-audit --no-fund
+# (the KurrentDB and MongoDB clients with their gRPC stack). ENGINE_CLIENTS=true (compose's `card`
+# profile) keeps them for a ledger with KURRENTDB_URL / MONGODB_URL: they are root dev dependencies,
+# so that image skips the prune and carries the whole install.
+ARG ENGINE_CLIENTS=false
+RUN npm ci --no-audit --no-fund && npm run build && \
+  if [ "$ENGINE_CLIENTS" != "true" ]; then npm prune --omit=dev --omit=optional --no-audit --no-fund; fi
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production

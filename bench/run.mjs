@@ -20,7 +20,8 @@
 //      BENCH_ES_N_PG / BENCH_ES_N_PGLITE (fixed append counts instead of the ~7 s calibration),
 //      BENCH_CB_N_PG / BENCH_CB_N_PGLITE (callbacks per callback phase, default 2000 each),
 //      BENCH_REPLAY_EVENTS (events of the replay phase, default 1,000,000; 0 skips it),
-//      BENCH_PHASES (comma list of start, es, app, dist, callbacks, replay; default all: e.g.
+//      BENCH_GROWTH_EVENTS (events of the growth phase's filled store, default 5,000,000),
+//      BENCH_PHASES (comma list of start, es, app, dist, callbacks, replay, growth; default all: e.g.
 //      BENCH_PHASES=app runs only the deposit/status phases and their floors),
 //      BENCH_ENGINES (comma list of pglite, postgres; default both),
 //      BENCH_ROUNDS (rounds of floor INSERT and deposit phases per engine, 1..9, default 3),
@@ -32,6 +33,10 @@
 // 0. start (bench/start-phase.mjs, also runnable alone): the embedded default's cold start (an empty
 //    DATA_DIR) and warm start as `npm start` runs them, wall time to the first answer and RSS after
 //    15 s idle, BENCH_START_RUNS times (default 3), before any other phase loads the machine.
+// 7. growth (bench/growth-phase.mjs, also runnable alone): H2H deposits and /status against their
+//    floors on an empty store and on one pre-filled by COPY with BENCH_GROWTH_EVENTS events (default
+//    5,000,000), filled/empty of each ratio, the replay's rate at N against N/5, and the size per million
+//    events; in a process started with the replay's Node options.
 // 6. reconciliation (bench/reconciliation-phase.mjs, also runnable alone): statement lines imported and
 //    matched per second (BENCH_RECON_LINES, default 100,000, against BENCH_RECON_DEPOSITS, default
 //    50,000 open deposits; BENCH_RECON=0 skips the phase) and the automatic match precision/recall.
@@ -52,6 +57,7 @@ import { startFloor } from './floor.mjs';
 import { BODY_LIMIT, BOOTSTRAP, RATE_LIMIT_PER_MINUTE, appConfig } from './app-config.mjs';
 import { measureAppends } from './event-store-phase.mjs';
 import { measureReplayInOwnProcess } from './replay-phase.mjs';
+import { describeGrowth, measureGrowthInOwnProcess } from './growth-phase.mjs';
 import { measureReconciliation } from './reconciliation-phase.mjs';
 import { describeStarts, measureStarts } from './start-phase.mjs';
 import { measureDistributed } from './distributed-phase.mjs';
@@ -71,7 +77,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('./out/', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 32;
-const ALL_PHASES = ['start', 'es', 'app', 'dist', 'callbacks', 'replay'];
+const ALL_PHASES = ['start', 'es', 'app', 'dist', 'callbacks', 'replay', 'growth'];
 const PHASES = new Set((process.env.BENCH_PHASES || ALL_PHASES.join(',')).split(',').map((p) => p.trim()));
 for (const phase of PHASES) if (!ALL_PHASES.includes(phase)) throw new Error(`BENCH_PHASES: unknown phase ${phase}`);
 const ENGINES = [
@@ -80,6 +86,10 @@ const ENGINES = [
 ].filter(([key]) => (process.env.BENCH_ENGINES || 'pglite,postgres').split(',').includes(key));
 const REPLAY_PHASE_LIMIT_MS =
   PHASES.has('replay') && Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000) > 0 ? 3_600_000 : 0;
+/** The growth phase: its fill, two replays and the filled store's first start grow with its events. */
+const GROWTH_PHASE_LIMIT_MS = PHASES.has('growth')
+  ? 600_000 + Number(process.env.BENCH_GROWTH_EVENTS ?? 5_000_000) // about 1 ms per event on this machine, and room
+  : 0;
 /** Rounds of (floor INSERT, then the three forms in depositOrder) per engine; the report gives their medians. */
 const DEPOSIT_ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 /** Unmeasured load per form (and on the floor) before an engine's opening round. */
@@ -93,7 +103,12 @@ const START_RUNS = Number(process.env.BENCH_START_RUNS || 3);
 if (!Number.isInteger(START_RUNS) || START_RUNS < 1 || START_RUNS > 9)
   throw new RangeError('BENCH_START_RUNS must be an integer 1..9');
 const HARD_LIMIT_MS =
-  720_000 + 160_000 * START_RUNS + 120_000 * DEPOSIT_ROUNDS + 8_000 * JIT_WARMUP_SECONDS + REPLAY_PHASE_LIMIT_MS; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
+  720_000 +
+  160_000 * START_RUNS +
+  120_000 * DEPOSIT_ROUNDS +
+  8_000 * JIT_WARMUP_SECONDS +
+  REPLAY_PHASE_LIMIT_MS +
+  GROWTH_PHASE_LIMIT_MS; // the callback phases may take up to 4 x CALLBACK_PHASE_LIMIT_MS
 const CALLBACK_PHASE_LIMIT_MS = 120_000;
 // 2,000 each: with 500 on PGlite the timed window was a quarter of a second, so one pause or the
 // dispatcher's first claim decided the figure (1,904/s at 500 against 3,199/s at 2,000, same host).
@@ -775,6 +790,13 @@ async function main() {
     );
   }
 
+  if (GROWTH_PHASE_LIMIT_MS > 0) {
+    log('7. growth (PostgreSQL): deposits and /status on an empty store, then on a store filled by COPY ...');
+    results.growth = await measureGrowthInOwnProcess({ schemaPrefix: `bench_growth_${suffix}`, log });
+    for (const problem of results.growth.problems) problems.push(`growth: ${problem}`);
+    console.log(`\n${describeGrowth(results.growth)}\n`);
+  }
+
   if (process.env.BENCH_RECON !== '0') {
     log('6. reconciliation: the matcher alone, then a statement imported and matched end to end (PostgreSQL) ...');
     results.reconciliation = await measureReconciliation({ log });
@@ -884,6 +906,19 @@ async function main() {
       ['replay/raw', '-', results.replay.ratio],
     );
   }
+  if (results.growth) {
+    const g = results.growth;
+    rows.push(
+      [`growth (${fmt(g.events)} events): H2H/floor, filled over empty`, '-', g.ratios.deposit],
+      ['growth: /status/floor, filled over empty', '-', g.ratios.status],
+      ['growth: replay rate at N over N/5', '-', g.ratios.replay],
+      [
+        'growth: MiB per million events (store / with read models)',
+        '-',
+        `${g.storeMiBPerMillionEvents} / ${g.databaseMiBPerMillionEvents}`,
+      ],
+    );
+  }
   const hs = results.hostSpeed;
   rows.push([
     'host speed, SHA-256 digests/s on all cores: start / before replay / end',
@@ -927,6 +962,10 @@ try {
     `bench_floor_${suffix}`,
     `bench_cb_${suffix}`,
     `bench_dist_${suffix}`,
+    `bench_growth_${suffix}_empty`,
+    `bench_growth_${suffix}_empty_floor`,
+    `bench_growth_${suffix}_filled`,
+    `bench_growth_${suffix}_filled_floor`,
   ]) {
     await dropSchema(schema).catch((error) => console.error(`!! could not drop schema ${schema}:`, error.message));
   }

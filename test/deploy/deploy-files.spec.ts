@@ -138,6 +138,15 @@ describe('docker-compose.yml', () => {
     expect(cardEnv).toMatch(/^KAFKA_BROKERS=kafka:9092$/m);
     expect(cardEnv).toMatch(/^KURRENTDB_URL=kurrentdb:\/\/kurrentdb:2113/m);
     expect(cardEnv).toMatch(/^MONGODB_URL=mongodb:\/\/mongodb:27017/m);
+    // The card image keeps the engines' clients (the default image prunes them), under its own tag.
+    expect(cardEnv).toMatch(/^ENGINE_CLIENTS=true$/m);
+    expect(cardEnv).toMatch(/^TRANSFERGATE_TAG=card$/m);
+    expect(services.ledger.build.args.ENGINE_CLIENTS).toBe('${ENGINE_CLIENTS:-false}');
+    expect(services.ledger.environment.KURRENTDB_URL).toBe('${KURRENTDB_URL:-}');
+    expect(services.ledger.environment.MONGODB_URL).toBe('${MONGODB_URL:-}');
+    expect(readFileSync(join(root, 'Dockerfile'), 'utf8')).toMatch(
+      /if \[ "\$ENGINE_CLIENTS" != "true" \]; then npm prune/,
+    );
   });
 });
 

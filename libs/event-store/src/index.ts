@@ -13,6 +13,7 @@ export * from './store/event-chain.js';
 export * from './subscriptions/catch-up-subscription.js';
 export * from './subscriptions/replica-liveness.js';
 export * from './subscriptions/batch-statement.js';
+export * from './subscriptions/consumer-names.js';
 export * from './tokens.js';
 export * from './audit/audit-reader.js';
 export * from './audit/chain-check.js';

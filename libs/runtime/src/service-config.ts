@@ -35,6 +35,37 @@ export interface ServiceConfig {
   databaseUrl: string;
   /** DATABASE_SCHEMA: every service of one deployment uses the same schema (tests use a fresh one). */
   databaseSchema?: string;
+  /** The design's other engines, read by the ledger only (docs/decisions/0064-engines-fed-by-the-ledger.md). */
+  engines: EngineUrls;
+}
+
+/** KURRENTDB_URL and MONGODB_URL: when set, the ledger feeds KurrentDB and MongoDB. */
+export interface EngineUrls {
+  kurrentdbUrl?: string;
+  mongodbUrl?: string;
+}
+
+const KURRENTDB_URL = /^(kurrentdb|kdb|esdb|eventstore)(\+discover)?:\/\/[^\s]+$/;
+const MONGODB_URL = /^mongodb(\+srv)?:\/\/[^\s]+$/;
+/** Longest engine URL accepted (TIGER_STYLE: an explicit bound on configuration text). */
+export const MAX_ENGINE_URL_LENGTH = 2_048;
+
+/** The engine URLs of `env`; a malformed one is a ConfigError naming the variable (never its value). */
+export function engineUrlsFrom(env: NodeJS.ProcessEnv): EngineUrls {
+  const problems: string[] = [];
+  const read = (name: 'KURRENTDB_URL' | 'MONGODB_URL', shape: RegExp, expected: string): string | undefined => {
+    const value = env[name]?.trim();
+    if (!value) return undefined;
+    if (value.length > MAX_ENGINE_URL_LENGTH || !shape.test(value)) {
+      problems.push(`${name} must be ${expected}`);
+      return undefined;
+    }
+    return value;
+  };
+  const kurrentdbUrl = read('KURRENTDB_URL', KURRENTDB_URL, 'a kurrentdb:// (or esdb://) connection string');
+  const mongodbUrl = read('MONGODB_URL', MONGODB_URL, 'a mongodb:// or mongodb+srv:// URL');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { ...(kurrentdbUrl ? { kurrentdbUrl } : {}), ...(mongodbUrl ? { mongodbUrl } : {}) };
 }
 
 /**
@@ -62,5 +93,11 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv, service: DistributedSe
   } catch (error) {
     throw new ConfigError([(error as Error).message]);
   }
-  return { runtime, transport, databaseUrl: env.DATABASE_URL, ...(schema ? { databaseSchema: schema } : {}) };
+  return {
+    runtime,
+    transport,
+    databaseUrl: env.DATABASE_URL,
+    ...(schema ? { databaseSchema: schema } : {}),
+    engines: service === 'ledger' ? engineUrlsFrom(env) : {},
+  };
 }

@@ -17,3 +17,7 @@ export * from './personal-data/encrypt-existing-store.js';
 export * from './personal-data/erase-customer.js';
 export * from './personal-data/export-customer.js';
 export * from './personal-data/apply-retention.js';
+export * from './engines/engine-settings.js';
+export * from './engines/engine-feeds.js';
+export * from './engines/event-mirror.js';
+export * from './engines/engine-feeds.runner.js';

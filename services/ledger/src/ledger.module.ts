@@ -32,6 +32,7 @@ import { FindTransactionHandler } from './queries/find-transaction.handler.js';
 import { FindTransactionByPaymentTokenHandler, ListBanksHandler } from './queries/payment-page.handlers.js';
 import { PANEL_TRANSACTION_QUERY_HANDLERS } from './queries/panel-transactions.handlers.js';
 import { PanelDashboardHandler } from './queries/panel-dashboard.handler.js';
+import { EngineFeedsRunner } from './engines/engine-feeds.runner.js';
 import { LedgerProjectionRunner } from './read-models/projection.runner.js';
 import { ANSWERED_DEPOSITS } from './ports/answered-deposits.js';
 import { DEPOSIT_CONTEXTS } from './ports/deposit-contexts.js';
@@ -57,6 +58,8 @@ import { RISK_LEDGER_PROVIDERS } from './risk/risk.handlers.js';
     ReceivingAccountSelector,
     MerchantRules,
     LedgerProjectionRunner,
+    // KURRENTDB_URL / MONGODB_URL: the engines fed from the store of record (engines/).
+    EngineFeedsRunner,
     // The read side's ports, which the write side calls (ports/answered-deposits.ts: the deposit's hot path).
     { provide: ANSWERED_DEPOSITS, useExisting: LedgerProjectionRunner },
     { provide: DEPOSIT_CONTEXTS, useExisting: LedgerProjectionRunner },

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runServiceMain } from '@transfergate/runtime';
 import { LedgerModule } from './ledger.module.js';
+import { ENGINE_SETTINGS, type EngineSettings } from './engines/engine-settings.js';
 import { LEDGER_SETTINGS, type LedgerSettings } from './ledger.settings.js';
 
 /**
@@ -11,7 +12,7 @@ runServiceMain({
   service: 'ledger',
   module: LedgerModule,
   eventStore: true,
-  providers: ({ runtime }) => [
+  providers: ({ runtime, engines }) => [
     {
       provide: LEDGER_SETTINGS,
       useValue: {
@@ -21,5 +22,6 @@ runServiceMain({
         callbackAllowedTargets: runtime.callbackAllowedTargets ?? [],
       } satisfies LedgerSettings,
     },
+    { provide: ENGINE_SETTINGS, useValue: engines satisfies EngineSettings },
   ],
 });

@@ -1,3 +1,4 @@
+import { ENGINE_FEED_CONSUMER_PREFIX } from '@transfergate/event-store';
 import { HttpException } from '@nestjs/common';
 import type { ConsumerLag } from '../metrics/database-sources.js';
 import { ReadinessController } from './readiness.controller.js';
@@ -44,5 +45,24 @@ describe('readiness decision', () => {
     const down = await answer(() => Promise.reject(new Error('connection refused')));
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ errorCode: 'unavailable', details: { database: 'unreachable' } });
+  });
+
+  it("lists an engine feed's lag but is not made unready by it: the answers come from PostgreSQL", async () => {
+    const feedBehind = await answer(async () => [
+      { consumer: 'a', lagEvents: 0, lagSeconds: 0 },
+      { consumer: `${ENGINE_FEED_CONSUMER_PREFIX}kurrentdb-event-mirror`, lagEvents: 5_000, lagSeconds: 600 },
+    ]);
+    expect(feedBehind.status).toBe(200);
+    expect(feedBehind.body.consumers).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ consumer: 'engine-feed:kurrentdb-event-mirror', lagEvents: 5_000 }),
+      ]),
+    );
+    const both = await answer(async () => [
+      { consumer: 'a', lagEvents: 11, lagSeconds: 0 },
+      { consumer: `${ENGINE_FEED_CONSUMER_PREFIX}mongodb-transaction-read-model`, lagEvents: 5_000, lagSeconds: 600 },
+    ]);
+    expect(both.status).toBe(503);
+    expect(both.body.message).toBe('consumers behind the event stream: a');
   });
 });

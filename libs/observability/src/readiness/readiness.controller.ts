@@ -1,10 +1,12 @@
 import { Controller, Get, HttpException, Inject } from '@nestjs/common';
+import { isEngineFeedConsumer } from '@transfergate/event-store';
 import { CONSUMER_LAG_SOURCE, READINESS_SETTINGS } from '../tokens.js';
 import type { ConsumerLag } from '../metrics/database-sources.js';
 import type { ReadinessSettings } from './readiness.settings.js';
 
 /**
- * GET /ready: 200 while every consumer (projection, dispatcher …) is within the bounds, 503 in the
+ * GET /ready: 200 while every consumer (projection, dispatcher …) is within the bounds (an engine
+ * feed's lag is listed but never gates: isEngineFeedConsumer), 503 in the
  * error shape of the non-form routes ({success:false, message, errorCode, details}) otherwise, and
  * when the database does not answer. Liveness stays on GET / and /eqopay/health.
  */
@@ -24,7 +26,9 @@ export class ReadinessController {
       throw notReady('the database does not answer', { database: 'unreachable' });
     }
     const behind = consumers.filter(
-      (c) => c.lagEvents > this.settings.maxLagEvents || c.lagSeconds > this.settings.maxLagSeconds,
+      (c) =>
+        !isEngineFeedConsumer(c.consumer) &&
+        (c.lagEvents > this.settings.maxLagEvents || c.lagSeconds > this.settings.maxLagSeconds),
     );
     const details = {
       maxLagEvents: this.settings.maxLagEvents,
