@@ -3,8 +3,10 @@
  * and without them (a fresh clone, as CI runs) by file size, which starts a 30-line entry spec that
  * boots five processes per transport for three minutes last, alone on one worker while the other
  * has finished: the run's wall time then ends with the longest suite instead of hiding it. Suites
- * listed in suite-seconds.json (measured: `JEST_SUITE_SECONDS_OUT=file npm test`, then keep those
- * over SLOW_SECONDS) start first, slowest first; the rest keep Jest's own order.
+ * listed in suite-seconds.json (measured: `JEST_SUITE_SECONDS_OUT=file npm test`) start first, in
+ * the order of their weights there, the rest in Jest's own order. The weights are seconds, rounded
+ * so that suites that start their own processes (test/distributed) follow one another rather than
+ * start together: two clusters of seven processes at once on two cores stretch the windows they time.
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
