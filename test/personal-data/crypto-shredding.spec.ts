@@ -184,7 +184,9 @@ describe('personal data: encrypted per customer, erasable (PGlite)', () => {
 
   it('stores no personal field in clear, in any event', async () => {
     const { rows } = await db.query<{ n: string }>(
-      `select count(*)::text as n from es_events where data::text ~* '(müşteri|yilmaz|yılmaz|user-[0-9]|ayse[0-9])'`,
+      // Ciphertext is base64url, in which a case-blind `ayse1` turns up by chance: it is taken out first.
+      `select count(*)::text as n from es_events
+        where regexp_replace(data::text, 'pd1\\.[A-Za-z0-9_.-]*', '', 'g') ~* '(müşteri|yilmaz|yılmaz|user-[0-9]|ayse[0-9])'`,
     );
     expect(rows[0]!.n).toBe('0');
     const { rows: keyRows } = await db.query<{ live: string; erased: string }>(
