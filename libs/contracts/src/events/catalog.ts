@@ -25,7 +25,7 @@ export const EVENT_CATALOG = {
     schema: tx.WithdrawalRequestedV1,
     personalData: tx.WithdrawalRequestedPersonalData,
   },
-  PaymentReported: { version: 1, schema: tx.PaymentReportedV1, personalData: NO_PERSONAL_DATA },
+  PaymentReported: { version: 1, schema: tx.PaymentReportedV1, personalData: tx.PaymentReportedPersonalData },
   TransactionAssigned: {
     version: 1,
     schema: tx.TransactionAssignedV1,

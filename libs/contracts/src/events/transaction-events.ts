@@ -119,6 +119,10 @@ export const PaymentReportedV1 = z.object({
   /** When the customer says they sent the transfer (an ISO date-time). */
   transferredAt: z.iso.datetime({ offset: true }).optional(),
 });
+export const PaymentReportedPersonalData = declarePersonalData({
+  personal: [],
+  notPersonal: { senderBank: 'the name of a bank (a company), not of the customer' },
+});
 export const TransactionAssignedV1 = z.object({ transactionId: z.uuid(), assignee: z.string(), by: ActorSchema });
 export const TransactionAssignedPersonalData = declarePersonalData({
   personal: [],
