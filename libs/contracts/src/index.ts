@@ -5,6 +5,7 @@ export * from './events/index.js';
 export * from './commands/index.js';
 export * from './http/index.js';
 export * from './iban/index.js';
+export * from './text/turkish-fold.js';
 export * from './ids/index.js';
 export * from './queries/index.js';
 export * from './openapi/index.js';

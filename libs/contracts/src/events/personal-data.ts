@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { normalizeIban } from '../iban/iban.js';
+import { foldTurkish } from '../text/turkish-fold.js';
 
 /**
  * Which fields of an event are a customer's personal data (docs/decisions/0067-personal-data.md).
@@ -53,33 +54,8 @@ export const ERASED_TEXT_TR = '[silindi]';
 /** Longest subject identity text (TIGER_STYLE bound: a name and a few IBANs fit well within it). */
 export const MAX_SUBJECT_IDENTITY_CHARS = 1_024;
 
-const TURKISH_FOLD: Record<string, string> = {
-  İ: 'i',
-  I: 'i',
-  ı: 'i',
-  i: 'i',
-  Ş: 's',
-  ş: 's',
-  Ğ: 'g',
-  ğ: 'g',
-  Ü: 'u',
-  ü: 'u',
-  Ö: 'o',
-  ö: 'o',
-  Ç: 'c',
-  ç: 'c',
-};
-
 /** A person's name as compared across events: Turkish letters folded, case and spacing ignored. */
-export function normalisePersonName(name: string): string {
-  return name
-    .replace(/[İIıiŞşĞğÜüÖöÇç]/g, (c) => TURKISH_FOLD[c]!)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
+export const normalisePersonName = foldTurkish;
 
 /** The values at a dotted path (`[]` and `*` fan out), skipping absent ones. */
 export function valuesAt(data: unknown, path: string): unknown[] {

@@ -45,12 +45,12 @@ describe('duplicate JSON keys', () => {
       user_id: 'u-829301',
       note: 'ödeme "havale" \\ test',
     });
-    const rounds = 20_000;
+    const iterations = 20_000;
     const time = (work: () => void) => {
       for (let i = 0; i < 2_000; i++) work();
       const start = process.hrtime.bigint();
-      for (let i = 0; i < rounds; i++) work();
-      return Number(process.hrtime.bigint() - start) / rounds;
+      for (let i = 0; i < iterations; i++) work();
+      return Number(process.hrtime.bigint() - start) / iterations;
     };
     const parseNs = time(() => JSON.parse(body));
     const scanNs = time(() => firstDuplicateKey(body));
