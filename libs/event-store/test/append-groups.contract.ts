@@ -288,11 +288,11 @@ export function describeAppendGroups(adapter: string, open: () => Promise<SqlDat
         const groupsBefore = live.appendGroupsWritten;
         const failedBefore = live.appendGroupsFailed;
         const CALLERS = 40;
-        const ROUNDS = 6;
+        const APPENDS_PER_CALLER = 6;
         const written: string[] = [];
         await Promise.all(
           Array.from({ length: CALLERS }, async (_, caller) => {
-            for (let round = 0; round < ROUNDS; round++) {
+            for (let round = 0; round < APPENDS_PER_CALLER; round++) {
               const events = [event({ caller, round })];
               const target = hot[(caller + round) % hot.length]!;
               if (caller % 3 === 0) {
@@ -307,7 +307,7 @@ export function describeAppendGroups(adapter: string, open: () => Promise<SqlDat
             }
           }),
         );
-        const appends = CALLERS * ROUNDS;
+        const appends = CALLERS * APPENDS_PER_CALLER;
         expect(live.appendGroupsWritten - groupsBefore).toBeLessThan(appends);
         // Groups in flight at once share hot streams: each must see the stream as the one before it
         // left it (its locks, then a fresh snapshot), never fail on a version taken meanwhile.
